@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Kernel-version differences, all in one place (force-included by Kbuild).
+ * Protocol files never test LINUX_VERSION_CODE themselves.
+ */
+#ifndef ASMC_COMPAT_H
+#define ASMC_COMPAT_H
+
+#ifdef __KERNEL__
+#include <linux/version.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#error "this module needs Linux 6.1 or newer (sockptr_t setsockopt, splice_eof)"
+#endif
+
+/* 6.1 stable backported proto_ops::splice_eof; mainline added it in 6.5. */
+#define ASMC_HAVE_SPLICE_EOF 1
+
+/* proto_ops::sendpage went away in 6.5 (MSG_SPLICE_PAGES replaced it). */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#define ASMC_SENDPAGE_OP(fn)	.sendpage = (fn),
+#else
+#define ASMC_SENDPAGE_OP(fn)
+#endif
+
+#endif /* __KERNEL__ */
+#endif /* ASMC_COMPAT_H */

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Debug support: created/destroyed counters for every object the module
+ * allocates (so a test can prove all were freed) and the debugfs files.
+ */
+#ifndef ASMC_DEBUG_H
+#define ASMC_DEBUG_H
+
+#include <linux/atomic.h>
+#include <linux/printk.h>
+
+enum asmc_obj {
+	ASMC_OBJ_SOCK,		/* struct asmc_sock */
+	ASMC_OBJ_CLCSOCK,	/* internal TCP socket */
+	ASMC_OBJ_WORK,		/* queued handshake/accept work items */
+	ASMC_OBJ_MAX
+};
+
+struct asmc_objcount {
+	atomic64_t created;
+	atomic64_t destroyed;
+};
+
+extern struct asmc_objcount asmc_objcount[ASMC_OBJ_MAX];
+extern const char *const asmc_obj_names[ASMC_OBJ_MAX];
+
+static inline void asmc_obj_created(enum asmc_obj type, const void *obj)
+{
+	atomic64_inc(&asmc_objcount[type].created);
+	pr_debug("%s %p created\n", asmc_obj_names[type], obj);
+}
+
+static inline void asmc_obj_destroyed(enum asmc_obj type, const void *obj)
+{
+	atomic64_inc(&asmc_objcount[type].destroyed);
+	pr_debug("%s %p destroyed\n", asmc_obj_names[type], obj);
+}
+
+s64 asmc_obj_live(enum asmc_obj type);
+int asmc_debugfs_init(void);
+void asmc_debugfs_exit(void);
+
+#endif /* ASMC_DEBUG_H */

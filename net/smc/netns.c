@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Per-network-namespace state: allocated by the pernet machinery for every
+ * namespace, including the ones that exist when the module loads.
+ */
+#include "netns.h"
+
+unsigned int asmc_net_id __read_mostly;
+
+static int __net_init asmc_net_init(struct net *net)
+{
+	struct asmc_net *sn = asmc_net(net);
+
+	asmc_stats_init(&sn->stats);
+	return 0;
+}
+
+static struct pernet_operations asmc_net_ops = {
+	.init	= asmc_net_init,
+	.id	= &asmc_net_id,
+	.size	= sizeof(struct asmc_net),
+};
+
+int asmc_netns_init(void)
+{
+	return register_pernet_subsys(&asmc_net_ops);
+}
+
+void asmc_netns_exit(void)
+{
+	unregister_pernet_subsys(&asmc_net_ops);
+}
