@@ -1,0 +1,199 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Test entry point (`make test`): boots QEMU guests per topology, runs the
+# in-guest TAP runner, counts the results and prints "N passed, M failed".
+set -u
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+export SRC
+# shellcheck source=vm.sh
+. "$SRC/tools/testing/vm/vm.sh"
+
+usage() {
+	echo "usage: $0 [--only host|single|pair] [--demo] [--keep]" >&2
+	exit 2
+}
+
+only='' demo='' keep=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	--only) [ $# -ge 2 ] || usage; only=$2; shift ;;
+	--only=*) only=${1#*=} ;;
+	--demo) demo=1 ;;
+	--keep) keep=1 ;;
+	*) usage ;;
+	esac
+	shift
+done
+case $only in '' | host | single | pair) ;; *) usage ;; esac
+
+runner=${SMC_GUEST_RUNNER:-$SRC/tools/testing/selftests/net/smc/run_guest.sh}
+case $runner in /*) ;; *) runner=$PWD/$runner ;; esac
+
+passed=0 failed=0 skipped=0 count=0
+result() { # ok|fail|skip NAME [REASON]
+	count=$((count + 1))
+	case $1 in
+	ok) passed=$((passed + 1)); echo "ok $count - $2" ;;
+	fail) failed=$((failed + 1)); echo "not ok $count - $2" ;;
+	skip) skipped=$((skipped + 1)); echo "ok $count - $2 # SKIP ${3:-}" ;;
+	esac
+}
+
+summary() {
+	[ -z "$keep" ] && [ "$failed" -eq 0 ] || echo "# results kept in $results"
+	[ "$skipped" -eq 0 ] || echo "$skipped skipped"
+	echo "$passed passed, $failed failed"
+}
+
+finish() {
+	summary
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+if [ -n "${SMC_VM_RESULTS:-}" ]; then
+	results=$SMC_VM_RESULTS
+	keep=1
+	mkdir -p "$results" || exit 1
+else
+	mkdir -p "$VM_CACHE/runs" || exit 1
+	results=$(mktemp -d "$VM_CACHE/runs/run.XXXXXX") || exit 1
+fi
+# shellcheck disable=SC2317 # called by trap
+cleanup() {
+	vm_kill_all
+	[ -n "$keep" ] || [ "$failed" -ne 0 ] || rm -rf "$results"
+}
+trap cleanup EXIT
+trap 'vm_kill_all; result fail interrupted; summary; exit 130' INT TERM HUP
+trap 'vm_kill_all; exit 141' PIPE
+
+if ! kver=$(vm_kver) || ! vm_initramfs "$kver" >/dev/null; then
+	result fail "guest setup (kernel/initramfs)"
+	finish
+fi
+vm_kernel "$kver" >/dev/null
+if [ ! -e "$runner" ]; then
+	result fail "guest runner $runner exists"
+	finish
+fi
+
+# Count the TAP lines of one guest log: PREFIX LOG -> nonzero if any failed.
+# Plans (1..N) are not checked: a runner concatenates several TAP streams.
+parse_tap() {
+	local prefix=$1 log=$2 line name notok dir seen=0 bad=0
+	local re='^(not )?ok([[:space:]]+[0-9]+)?([[:space:]]+-)?([[:space:]]+(.*))?$'
+	[ -r "$log" ] || return 0
+	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line%$'\r'}
+		[[ $line =~ $re ]] || continue
+		seen=$((seen + 1))
+		notok=${BASH_REMATCH[1]}
+		name=${BASH_REMATCH[5]:-unnamed $seen}
+		if [[ $name =~ ^(.*[^[:space:]])[[:space:]]*\#[[:space:]]*[Ss][Kk][Ii][Pp]([[:space:]]+(.*))?$ ]]; then
+			name=${BASH_REMATCH[1]}
+			dir=${BASH_REMATCH[3]:-skipped}
+			result skip "$prefix$name" "$dir"
+		elif [ -n "$notok" ]; then
+			result fail "$prefix$name"
+			bad=1
+		else
+			result ok "$prefix$name"
+		fi
+	done <"$log"
+	return $bad
+}
+
+# Kernel health of one guest: PREFIX DIR INDEX WAITSTATUS; sets guest_rc.
+check_guest() {
+	local prefix=$1 dir=$2 i=$3 st=$4 why=() trouble rc
+	trouble=$(vm_console_scan "$dir/console$i.log") || why+=("kernel trouble in console log")
+	case $st in
+	0) ;;
+	124) why+=("timed out after ${tmo:-?} s, killed") ;;
+	*) why+=("qemu exit status $st") ;;
+	esac
+	rc=$(cat "$dir/guest$i.rc" 2>/dev/null)
+	[ -n "$rc" ] || why+=("no exit status from the guest (crash, panic or hang)")
+	if [ ${#why[@]} -eq 0 ]; then
+		result ok "${prefix}guest$i kernel health"
+	else
+		result fail "${prefix}guest$i kernel health"
+		printf '# %s\n' "${why[@]}"
+		echo "# --- last 80 lines of console$i.log ---"
+		tail -n 80 "$dir/console$i.log" 2>/dev/null | tr -d '\r' | sed 's/^/# /'
+		sed 's/^/# qemu: /' "$dir/qemu$i.out" 2>/dev/null
+		[ -z "$trouble" ] || { echo "# --- kernel trouble ---"; sed 's/^/# /' <<<"$trouble"; }
+	fi
+	guest_rc=$rc
+}
+
+# run_topology NAME NGUESTS TIMEOUT RUNNER-ARGS... (@GUEST@ = guest index)
+run_topology() {
+	local topo=$1 ng=$2 tmo=$3 i a cmd end prefix bad t pids=() st=()
+	shift 3
+	local dir=$results/$topo
+	mkdir -p "$dir"
+	echo "== topology $topo ($ng guest$([ "$ng" -gt 1 ] && echo s)) =="
+	VM_PORTS=()
+	for ((i = 0; i < ng; i++)); do
+		cmd=$(printf '%q' "$runner")
+		for a in "$@"; do cmd+=$(printf ' %q' "${a//@GUEST@/$i}"); done
+		printf '#!/bin/bash\ncd %q || exit 99\n[ -x %q ] && exec %s\nexec bash %s\n' \
+			"$SRC" "$runner" "$cmd" "$cmd" >"$dir/guest$i.sh"
+		if ! vm_boot "$i" "$ng" "$dir" "$tmo"; then
+			result fail "$topo: guest$i boot"
+			vm_kill_all
+			return
+		fi
+		pids+=("$VM_PID")
+	done
+	end=$((SECONDS + tmo))
+	for ((i = 0; i < ng; i++)); do
+		vm_wait "${pids[$i]}" $((end > SECONDS ? end - SECONDS : 0))
+		st[i]=$?
+	done
+	if [ -n "$demo" ]; then
+		for ((i = 0; i < ng; i++)); do
+			echo "--- guest$i ---"
+			cat "$dir/guest$i.log" 2>/dev/null
+		done
+		echo "---"
+	fi
+	for ((i = 0; i < ng; i++)); do
+		prefix="$topo: "
+		[ "$ng" -eq 1 ] || prefix="$topo: guest$i: "
+		parse_tap "$prefix" "$dir/guest$i.log"
+		bad=$?
+		check_guest "$topo: " "$dir" "$i" "${st[$i]}"
+		t=$(grep -aoE 'guest[0-9] (ready|done) at [0-9.]+ s' "$dir/console$i.log" 2>/dev/null | tr '\n' ' ')
+		[ -z "$t" ] || echo "# $topo: $t(guest clock)"
+		if [ -n "$guest_rc" ] && [ "$guest_rc" != 0 ] && [ "$bad" -eq 0 ]; then
+			result fail "${prefix}runner exit status $guest_rc"
+		fi
+	done
+}
+
+# Host-side tests: the pure code (wire codecs) built in userspace.
+run_host() {
+	echo "== host (userspace unit tests) =="
+	make -s -C "$SRC/tools/testing/unit" run >"$results/host.log" 2>&1 ||
+		result fail "host: unit tests build"
+	parse_tap "host: " "$results/host.log"
+}
+
+if [ -n "$demo" ]; then
+	run_topology demo 2 "${SMC_VM_TIMEOUT_DEMO:-900}" demo @GUEST@
+else
+	if [ "${only:-host}" = host ]; then
+		run_host
+	fi
+	if [ "${only:-single}" = single ]; then
+		run_topology single 1 "${SMC_VM_TIMEOUT_SINGLE:-900}" single
+	fi
+	if [ "${only:-pair}" = pair ]; then
+		run_topology pair 2 "${SMC_VM_TIMEOUT_PAIR:-900}" pair @GUEST@
+	fi
+fi
+finish

@@ -1,0 +1,164 @@
+# SPDX-License-Identifier: GPL-2.0
+# Bash library (sourced) to boot, wait for and check the QEMU/TCG test guests.
+# Call vm_boot in the current shell (not in $(...)): it sets VM_PID.
+# shellcheck shell=bash
+
+VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+VM_CACHE=${SMC_VM_CACHE:-/var/tmp/smc-vm}
+VM_PIDS=()
+VM_PID=
+VM_PORTS=()
+declare -A VM_QEMU_PIDFILE=()
+
+# Kernel release: $KVER, else the newest /lib/modules/* with a /boot/vmlinuz-*.
+vm_kver() {
+	local v best=
+	if [ -n "${KVER:-}" ]; then
+		best=$KVER
+	else
+		# shellcheck disable=SC2012
+		for v in $(ls -1 /lib/modules 2>/dev/null | sort -V); do
+			[ -e "/boot/vmlinuz-$v" ] && best=$v
+		done
+	fi
+	if [ -z "$best" ] || [ ! -d "/lib/modules/$best" ] || [ ! -e "/boot/vmlinuz-$best" ]; then
+		echo "vm: no usable guest kernel (KVER=${best:-?}): apt-get install linux-image-amd64" >&2
+		return 1
+	fi
+	echo "$best"
+}
+
+# Path of the (cached) initramfs for KVER (default: vm_kver).
+vm_initramfs() {
+	local kver=${1:-}
+	[ -n "$kver" ] || kver=$(vm_kver) || return 1
+	"$VM_DIR/mkinitramfs.sh" "$kver"
+}
+
+# Guest kernel image for KVER: $SMC_VM_KERNEL, else the vmlinux ELF unpacked
+# (cached) from /boot/vmlinuz-KVER when it has a PVH entry (QEMU then skips
+# firmware and decompression under TCG: boots ~4 s faster), else the bzImage.
+vm_kernel() {
+	local kver=$1 bz=/boot/vmlinuz-$1 out off magic cmd
+	[ -z "${SMC_VM_KERNEL:-}" ] || { echo "$SMC_VM_KERNEL"; return; }
+	out=$VM_CACHE/vmlinux-$kver-$(stat -c %s-%Y "$bz")
+	if [ ! -s "$out" ] && [ ! -e "$out.none" ]; then
+		mkdir -p "$VM_CACHE"
+		for magic in xz:$'\xfd7zXZ' zstd:$'\x28\xb5\x2f\xfd' gzip:$'\x1f\x8b\x08'; do
+			off=$(LC_ALL=C grep -obUa "${magic#*:}" "$bz" | head -n 1 | cut -d: -f1)
+			[ -n "$off" ] || continue
+			case ${magic%%:*} in
+			xz) cmd="xz -dc --single-stream" ;;
+			zstd) cmd="zstd -dcq" ;;
+			gzip) cmd="gzip -dcq" ;;
+			esac
+			tail -c +$((off + 1)) "$bz" | $cmd >"$out.$$" 2>/dev/null
+			if readelf -n "$out.$$" 2>/dev/null | grep -q 'Xen.*(0x00000012)'; then
+				mv "$out.$$" "$out"
+				break
+			fi
+		done
+		rm -f "$out.$$"
+		[ -s "$out" ] || : >"$out.none"
+	fi
+	if [ -s "$out" ]; then echo "$out"; else echo "$bz"; fi
+}
+
+vm_udp_free() { ! ss -Huan "( sport = :$1 )" 2>/dev/null | grep -q .; }
+
+# Pick two free loopback UDP ports for the guests' dgram netdev: VM_PORTS.
+vm_net_setup() {
+	local p=$((20000 + (($$ * 31 + RANDOM) % 20000) * 2)) i
+	for ((i = 0; i < 200; i++, p += 2)); do
+		((p < 60000)) || p=20000
+		if vm_udp_free "$p" && vm_udp_free $((p + 1)); then
+			VM_PORTS=("$p" $((p + 1)))
+			return 0
+		fi
+	done
+	echo "vm: no free UDP port pair" >&2
+	return 1
+}
+
+# vm_boot INDEX NGUESTS RESULTSDIR TIMEOUT_SEC [qemu args...]
+# Starts guest INDEX in the background (VM_PID). Console: RESULTSDIR/consoleN.log.
+# A `timeout` wrapper (TIMEOUT + 60 s) backs up vm_wait should this shell die.
+# vCPUs: 2 for a lone guest, 1 each when guests share the 2 host cores (boots
+# in ~7 s instead of ~16 s, same RDMA/TCP throughput); SMC_VM_SMP overrides.
+vm_boot() {
+	local i=$1 ng=$2 dir=$3 tmo=$4 kver kernel initrd lp rp
+	shift 4
+	kver=$(vm_kver) || return 1
+	initrd=$(vm_initramfs "$kver") || return 1
+	kernel=$(vm_kernel "$kver")
+	[ ${#VM_PORTS[@]} -eq 2 ] || vm_net_setup || return 1
+	lp=${VM_PORTS[$i]}
+	rp=${VM_PORTS[$((1 - i))]}
+	case ${SRC:-} in *[[:space:]]*) echo "vm: SRC may not contain spaces" >&2; return 1 ;; esac
+	rm -f "$dir/guest$i.rc" "$dir/guest$i.log" "$dir/qemu$i.pid" "$dir/console$i.log"
+	# shellcheck disable=SC2086
+	timeout -k 5 $((tmo + 60)) qemu-system-x86_64 -name "guest$i" \
+		-accel tcg,thread=multi -cpu max -smp "${SMC_VM_SMP:-$((ng > 1 ? 1 : 2))}" -m "${SMC_VM_MEM:-1536}" \
+		-nodefaults -display none -no-reboot -pidfile "$dir/qemu$i.pid" \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 loglevel=5 printk.time=1 panic=-1 oops=panic tsc=reliable mitigations=off smcvm.guest=$i smcvm.nguests=$ng smcvm.src=${SRC:-/} ${SMC_VM_APPEND:-}" \
+		-serial "file:$dir/console$i.log" \
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+		-virtfs "local,path=$dir,mount_tag=results,security_model=none,multidevs=remap" \
+		-netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$lp,remote.type=inet,remote.host=127.0.0.1,remote.port=$rp" \
+		-device "virtio-net-pci,netdev=n0,mac=52:54:00:12:34:0$i,speed=10000,duplex=full" \
+		"$@" ${SMC_VM_QEMU_ARGS:-} </dev/null >"$dir/qemu$i.out" 2>&1 &
+	VM_PID=$!
+	VM_PIDS+=("$VM_PID")
+	VM_QEMU_PIDFILE[$VM_PID]=$dir/qemu$i.pid
+}
+
+# Stop a guest: SIGTERM (timeout relays it to QEMU), SIGKILL after 5 s.
+vm_kill() {
+	local pid=$1 q t
+	kill -TERM "$pid" 2>/dev/null
+	for ((t = 0; t < 10; t++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.5
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		q=$(cat "${VM_QEMU_PIDFILE[$pid]:-/dev/null}" 2>/dev/null)
+		kill -KILL "$pid" ${q:+"$q"} 2>/dev/null
+	fi
+	wait "$pid" 2>/dev/null
+}
+
+vm_kill_all() {
+	local pid
+	for pid in "${VM_PIDS[@]}"; do
+		kill -0 "$pid" 2>/dev/null && vm_kill "$pid"
+	done
+	return 0
+}
+
+# vm_wait PID TIMEOUT_SEC: QEMU's exit status; on timeout kills it, returns 124.
+vm_wait() {
+	local pid=$1 end=$((SECONDS + $2))
+	while kill -0 "$pid" 2>/dev/null; do
+		if ((SECONDS >= end)); then
+			vm_kill "$pid"
+			return 124
+		fi
+		sleep 0.5
+	done
+	wait "$pid" 2>/dev/null
+	local rc=$?
+	((rc == 137)) && return 124
+	return $rc
+}
+
+# Kernel messages (printk timestamps on) that mean trouble.
+VM_TROUBLE='\[ *[0-9]+\.[0-9]+\].*(BUG:|WARNING:|Oops|Kernel panic|general protection|KASAN|UBSAN|INFO: task .* blocked for more than|possible circular locking|unreferenced object|Call Trace|soft lockup|hard LOCKUP|detected stalls)'
+
+# vm_console_scan FILE: prints trouble lines with context, returns 1 if any.
+vm_console_scan() {
+	[ -r "$1" ] || return 0
+	grep -qaE "$VM_TROUBLE" "$1" || return 0
+	grep -naE -B3 -A30 "$VM_TROUBLE" "$1" | tr -d '\r' | head -n 300
+	return 1
+}
