@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# In-guest entry point of the suite: loads smc.ko and runs every test of one
+# topology, printing TAP. Usage: run_guest.sh single | pair N | demo N
+cd "$(dirname "$0")" || exit 1
+source ./smc_lib.sh
+tap_prefix=run_guest
+
+mode=${1:-single}
+guest=${2:-${GUEST:-0}}
+STEP_TIMEOUT=${SMC_STEP_TIMEOUT:-600}
+
+echo "TAP version 13"
+echo "# guest $guest, mode $mode, kernel $(uname -r)"
+
+# step NAME CMD...: run one test program; its TAP lines go straight through,
+# a crash, hang or non-zero exit without a failure line is reported here
+step() {
+	local name=$1 out rc
+	shift
+	echo "# --- $name"
+	timeout -k 10 "$STEP_TIMEOUT" "$@"
+	rc=$?
+	case $rc in
+	0|"$KSFT_SKIP") ;;
+	124|137) tap_fail "$name timed out after ${STEP_TIMEOUT}s" ;;
+	*) echo "# $name exited with $rc" ;;
+	esac
+}
+
+if smc_load; then
+	tap_ok "load smc.ko"
+else
+	tap_fail "load smc.ko"
+	exit 1
+fi
+
+case $mode in
+single)
+	step smc_module ./smc_module.sh
+	smc_load
+	step smc_sockapi ./smc_sockapi
+	smc_check_released "smc_sockapi"
+	step smc_fallback ./smc_fallback.sh
+	;;
+pair)
+	step smc_pair ./smc_pair.sh "$guest"
+	;;
+demo)
+	step smc_demo ./smc_demo.sh "$guest"
+	;;
+*)
+	echo "usage: $0 single | pair N | demo N" >&2
+	exit 2
+	;;
+esac
+smc_check_released "all tests"
+exit 0

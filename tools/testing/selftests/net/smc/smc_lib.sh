@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers shared by the smc shell selftests: TAP output, loading the module,
+# reading its debugfs counters, and checking that every object was freed.
+
+# kselftest exit codes
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+SMC_TESTDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SMC_SRC=${SRC:-$(cd "$SMC_TESTDIR/../../../../.." && pwd)}
+SMC_KO=${SMC_KO:-$SMC_SRC/net/smc/smc.ko}
+SMC_HOLDER_KO=$SMC_TESTDIR/modules/pf_smc_holder.ko
+SMC_DBG=/sys/kernel/debug/smc
+SMC_XFER=$SMC_TESTDIR/smc_xfer
+
+tap_n=0
+tap_failed=0
+tap_prefix=${TAP_PREFIX:-$(basename "$0" .sh)}
+
+tap_ok()   { tap_n=$((tap_n + 1)); echo "ok $tap_n - $tap_prefix: $*"; }
+tap_fail() { tap_n=$((tap_n + 1)); tap_failed=$((tap_failed + 1)); echo "not ok $tap_n - $tap_prefix: $*"; }
+tap_skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $tap_prefix: $1 # SKIP $2"; }
+tap_diag() { sed 's/^/# /'; }
+
+# tap_check NAME CMD... : one result from a command's exit status; the
+# command's output is shown as diagnostics only when it fails.
+tap_check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		tap_ok "$name"
+	else
+		tap_fail "$name"
+		printf '%s\n' "$out" | tail -n 20 | tap_diag
+	fi
+}
+
+tap_done() {
+	echo "# $tap_prefix: $tap_n checks, $tap_failed failed"
+	[ "$tap_failed" -eq 0 ] && exit $KSFT_PASS
+	exit $KSFT_FAIL
+}
+
+# Skip the whole script with a reason (kselftest code 4).
+ksft_skip_all() {
+	echo "ok 1 - $tap_prefix # SKIP $*"
+	exit $KSFT_SKIP
+}
+
+smc_is_ours_loaded() {
+	[ -d /sys/module/smc ] && [ -d "$SMC_DBG" ]
+}
+
+smc_load() {
+	smc_is_ours_loaded && return 0
+	[ -d /sys/module/smc ] && { echo "another smc module is loaded" >&2; return 1; }
+	modprobe -q ib_core 2>/dev/null
+	insmod "$SMC_KO" "$@"
+}
+
+smc_unload() {
+	[ -d /sys/module/smc ] || return 0
+	rmmod smc
+}
+
+# smc_obj_live TYPE: live count of one object type ("sock", "clcsock", ...)
+smc_obj_live() {
+	awk -v t="$1" '$1 == t { print $7 }' "$SMC_DBG/objects"
+}
+
+# True when every object type has as many destroyed as created.
+smc_objs_balanced() {
+	awk '$7 != 0 { bad = 1 } END { exit bad }' "$SMC_DBG/objects"
+}
+
+# smc_check_released NAME: a TAP result that every object created during
+# the scenario was destroyed (closing is asynchronous: allow 10 s).
+smc_check_released() {
+	local i
+	for i in $(seq 1 100); do
+		smc_objs_balanced && { tap_ok "objects released after $1"; return 0; }
+		sleep 0.1
+	done
+	tap_fail "objects released after $1"
+	tap_diag < "$SMC_DBG/objects"
+	return 1
+}
+
+# smc_stat KEY: a value from debugfs stats ("fallback_client", ...)
+smc_stat() {
+	awk -v k="$1" '$1 == k { print $2 }' "$SMC_DBG/stats"
+}
+
+# smc_fallback_count REASON ROLE: fallbacks counted for reason (hex code
+# as printed, e.g. 0x03010000) and role (server|client)
+smc_fallback_count() {
+	awk -v r="$1" -v role="$2" '
+		$1 == "fallback_reason" && $2 == r {
+			for (i = 3; i < NF; i += 2) if ($i == role) print $(i + 1)
+			found = 1
+		}
+		END { if (!found) print 0 }' "$SMC_DBG/stats"
+}
+
+# smc_wait_port PORT [TIMEOUT]: wait until something listens on TCP PORT
+smc_wait_port() {
+	local i
+	for i in $(seq 1 $((${2:-10} * 10))); do
+		ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# smc_wait_tcp HOST PORT [TIMEOUT]: wait until a remote TCP port accepts
+smc_wait_tcp() {
+	local i
+	for i in $(seq 1 $((${3:-30} * 10))); do
+		timeout 1 bash -c "exec 3<>/dev/tcp/$1/$2" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# smc_socket_errnos: what socket(AF_SMC, ...) answers for unsupported
+# types and protocols, one "case:result" word each
+smc_socket_errnos() {
+	python3 - <<'PY'
+import errno, socket
+out = []
+for name, typ, proto in (("dgram", socket.SOCK_DGRAM, 0),
+			 ("raw", socket.SOCK_RAW, 0),
+			 ("seqpacket", socket.SOCK_SEQPACKET, 0),
+			 ("proto2", socket.SOCK_STREAM, 2),
+			 ("proto99", socket.SOCK_STREAM, 99),
+			 ("stream0", socket.SOCK_STREAM, 0),
+			 ("stream1", socket.SOCK_STREAM, 1)):
+    try:
+        socket.socket(43, typ, proto).close()
+        out.append(name + ":ok")
+    except OSError as e:
+        out.append(name + ":" + errno.errorcode.get(e.errno, str(e.errno)))
+print(" ".join(out))
+PY
+}
