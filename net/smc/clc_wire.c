@@ -4,20 +4,43 @@
  */
 #include "clc_wire.h"
 
-/* Fixed offsets of the proposal (see Documentation/networking/smc.rst). */
+/* Fixed offsets of the proposal (SMC-WIRE section 3). */
 #define PROP_PEER_ID	8
 #define PROP_GID	16
 #define PROP_MAC	32
 #define PROP_IPOFF	38
 #define PROP_V1_FIXED	40	/* header..ip-area offset */
+#define PROP_ISM_GID	40
+#define PROP_ISM_CHID	48
 #define PROP_V2OFF	50
 #define PROP_V2_BASE	52	/* v2 extension offset counts from here */
 #define PROP_V2_FIXED	80	/* v1 part plus the SMC-D area */
 #define PROP_IPAREA	8	/* subnet, prefix length, reserved, count */
 #define PROP_PREFIX6	17
 #define V2EXT_FIXED	40
-#define SMCDV2EXT_FIXED	48
-#define ISM_ENTRY	10
+#define V2EXT_GID	8
+#define V2EXT_SMCDOFF	6
+#define V2EXT_SMCD_BASE	8	/* SMC-D v2 ext offset counts from here */
+#define SMCDV2EXT_FIXED	ASMC_CLC_SMCDV2_FIXED
+#define ISM_ENTRY	ASMC_CLC_ISM_ENTRY
+
+/* Accept / Confirm offsets (SMC-WIRE section 4) */
+#define ACC_PEER_ID	8
+#define ACC_GID		16
+#define ACC_MAC		32
+#define ACC_QPN		38
+#define ACC_RKEY	41
+#define ACC_RMBE_IDX	45
+#define ACC_TOKEN	46
+#define ACC_SIZE_MTU	50
+#define ACC_RMB_ADDR	52
+#define ACC_PSN		61
+#define ACC_EID		64
+#define ACC_FC_FLAGS	104
+#define ACC_FC_OS	105
+#define ACC_FC_HOST	108
+#define ACC_FC_NGIDS	156
+#define ACC_FC_GIDS	160
 
 int asmc_clc_hdr_parse(const u8 *buf, size_t n, struct asmc_clc_hdr *hdr)
 {
@@ -156,7 +179,7 @@ static int parse_v2_ext(const u8 *msg, size_t len, size_t pos,
 		return 0;
 	smcd_off = get_unaligned_be16(msg + pos + 6);
 	/* the SMC-D extension follows the UEIDs; any other place is bogus */
-	if (smcd_off != *used - 8)
+	if (smcd_off != *used - V2EXT_SMCD_BASE)
 		return -EPROTO;
 	if (!in_body(pos + *used, SMCDV2EXT_FIXED +
 		     (size_t)p->n_ism * ISM_ENTRY, len))
@@ -194,11 +217,19 @@ int asmc_clc_proposal_parse(const u8 *msg, size_t len,
 		return -EPROTO;
 	if (p->v1_path == ASMC_PATH_NONE && p->v2_path == ASMC_PATH_NONE)
 		return -EPROTO;
+	/* an SMC-D v1 offer needs the SMC-D area in front of the IP area */
+	if (asmc_path_has_d(p->v1_path) &&
+	    ipoff != PROP_V2_FIXED - PROP_V1_FIXED)
+		return -EPROTO;
+	/* the SMC-D area: always there in v2, in v1 only before the IP area
+	 * (len >= 48 + 4 already, so bytes 40..51 are inside the message)
+	 */
+	if (hdr.version >= 2 || ipoff == PROP_V2_FIXED - PROP_V1_FIXED) {
+		p->ism_gid = get_unaligned_be64(msg + PROP_ISM_GID);
+		p->ism_chid = get_unaligned_be16(msg + PROP_ISM_CHID);
+	}
 
 	if (hdr.version == 1) {
-		if (asmc_path_has_d(p->v1_path) &&
-		    ipoff != PROP_V2_FIXED - PROP_V1_FIXED)
-			return -EPROTO;
 		rc = parse_ip_area(msg, len, PROP_V1_FIXED + ipoff, p, &used);
 		if (rc)
 			return rc;
@@ -224,4 +255,305 @@ int asmc_clc_proposal_parse(const u8 *msg, size_t len,
 		expect += used;
 	}
 	return len == expect ? 0 : -EPROTO;
+}
+
+static bool prop_has_smcd_area(const struct asmc_clc_proposal *p)
+{
+	return p->version >= 2 || asmc_path_has_d(p->v1_path) ||
+	       p->ism_gid || p->ism_chid;
+}
+
+static size_t prop_ip_len(const struct asmc_clc_proposal *p)
+{
+	if (p->v1_path == ASMC_PATH_NONE)
+		return 0;
+	return PROP_IPAREA + (size_t)p->n_ipv6 * PROP_PREFIX6;
+}
+
+static size_t prop_v2_len(const struct asmc_clc_proposal *p)
+{
+	size_t len;
+
+	if (p->version < 2 || p->v2_path == ASMC_PATH_NONE)
+		return 0;
+	len = V2EXT_FIXED + (size_t)p->n_ueid * ASMC_EID_LEN;
+	if (asmc_path_has_d(p->v2_path))
+		len += SMCDV2EXT_FIXED + (size_t)p->n_ism * ISM_ENTRY;
+	return len;
+}
+
+/* Length of the proposal asmc_clc_proposal_build() makes of @p, or -EINVAL
+ * if @p cannot be encoded (or would not be accepted by our own parser).
+ */
+int asmc_clc_proposal_len(const struct asmc_clc_proposal *p)
+{
+	if (p->version < 1 || p->version > 15 || p->v1_path > 3 ||
+	    p->v2_path > 3 || p->release > 15)
+		return -EINVAL;
+	if (p->version == 1 && (p->v2_path != ASMC_PATH_NONE ||
+				p->v1_path == ASMC_PATH_NONE))
+		return -EINVAL;
+	if (p->v1_path == ASMC_PATH_NONE && p->v2_path == ASMC_PATH_NONE)
+		return -EINVAL;
+	if (p->v1_path != ASMC_PATH_NONE &&
+	    (p->n_ipv6 > ASMC_CLC_MAX_PREFIX || p->ipv4_prefix_len > 32 ||
+	     (p->n_ipv6 && !p->ipv6)))
+		return -EINVAL;
+	if (p->version >= 2 && p->v2_path != ASMC_PATH_NONE &&
+	    (p->n_ueid > ASMC_CLC_MAX_UEID_RX || p->n_ism > ASMC_CLC_MAX_ISM ||
+	     (p->n_ueid && !p->ueids)))
+		return -EINVAL;
+	return PROP_V1_FIXED +
+	       (prop_has_smcd_area(p) ? PROP_V2_FIXED - PROP_V1_FIXED : 0) +
+	       prop_ip_len(p) + prop_v2_len(p) + ASMC_CLC_TRL_LEN;
+}
+
+/* Encode @p as Linux 6.1 lays a proposal out: SMC-D area, IP area, v2
+ * extension, SMC-D v2 extension, each directly after the previous one.
+ * Returns the length written or -EINVAL / -ENOSPC.
+ */
+int asmc_clc_proposal_build(u8 *buf, size_t size,
+			    const struct asmc_clc_proposal *p)
+{
+	size_t pos, v2pos, iplen = prop_ip_len(p);
+	int len = asmc_clc_proposal_len(p);
+	u8 *v2;
+
+	if (len < 0)
+		return len;
+	if (size < (size_t)len)
+		return -ENOSPC;
+	memset(buf, 0, len);
+	put_unaligned_be32(ASMC_CLC_EYE_R, buf);
+	buf[4] = ASMC_CLC_PROPOSAL;
+	put_unaligned_be16(len, buf + 5);
+	buf[7] = p->version << 4 | p->v1_path;
+	if (p->version >= 2)
+		buf[7] |= p->v2_path << 2;
+	memcpy(buf + PROP_PEER_ID, p->peer_id, 8);
+	memcpy(buf + PROP_GID, p->gid, 16);
+	memcpy(buf + PROP_MAC, p->mac, 6);
+	pos = PROP_V1_FIXED;
+	if (prop_has_smcd_area(p)) {
+		put_unaligned_be64(p->ism_gid, buf + PROP_ISM_GID);
+		put_unaligned_be16(p->ism_chid, buf + PROP_ISM_CHID);
+		pos = PROP_V2_FIXED;
+	}
+	if (iplen) {
+		put_unaligned_be16(pos - PROP_V1_FIXED, buf + PROP_IPOFF);
+		put_unaligned_be32(p->ipv4_subnet, buf + pos);
+		buf[pos + 4] = p->ipv4_prefix_len;
+		buf[pos + 7] = p->n_ipv6;
+		if (p->n_ipv6)
+			memcpy(buf + pos + PROP_IPAREA, p->ipv6,
+			       iplen - PROP_IPAREA);
+		pos += iplen;
+	}
+	if (prop_v2_len(p)) {
+		put_unaligned_be16(pos - PROP_V2_BASE, buf + PROP_V2OFF);
+		v2pos = pos;
+		v2 = buf + pos;
+		v2[0] = p->n_ueid;
+		v2[1] = p->n_ism;
+		v2[3] = p->release << 4 | (p->seid ? 0x01 : 0);
+		memcpy(v2 + V2EXT_GID, p->roce_v2_gid, 16);
+		if (p->n_ueid)
+			memcpy(v2 + V2EXT_FIXED, p->ueids,
+			       (size_t)p->n_ueid * ASMC_EID_LEN);
+		pos += V2EXT_FIXED + (size_t)p->n_ueid * ASMC_EID_LEN;
+		if (asmc_path_has_d(p->v2_path)) {
+			put_unaligned_be16(pos - v2pos - V2EXT_SMCD_BASE,
+					   v2 + V2EXT_SMCDOFF);
+			if (p->smcd_v2_ext)
+				memcpy(buf + pos, p->smcd_v2_ext,
+				       SMCDV2EXT_FIXED +
+				       (size_t)p->n_ism * ISM_ENTRY);
+		}
+	}
+	put_unaligned_be32(ASMC_CLC_EYE_R, buf + len - ASMC_CLC_TRL_LEN);
+	return len;
+}
+
+/* Validate a complete Accept or Confirm of @len bytes and describe it in
+ * @a. SMC-R v1 must be exactly 68 bytes; SMC-R v2 at least 108 (as Linux
+ * accepts), at least 160 (Accept) or 164 + 16 * GIDs (Confirm) with first
+ * contact, whose extension we need. Bytes past what we know are ignored.
+ */
+int asmc_clc_accept_parse(const u8 *msg, size_t len,
+			  struct asmc_clc_accept *a)
+{
+	struct asmc_clc_hdr hdr;
+	size_t need;
+
+	memset(a, 0, sizeof(*a));
+	if (asmc_clc_hdr_parse(msg, len, &hdr) ||
+	    (hdr.type != ASMC_CLC_ACCEPT && hdr.type != ASMC_CLC_CONFIRM))
+		return -EPROTO;
+	if (hdr.length != len || !asmc_clc_trailer_ok(msg, len))
+		return -EPROTO;
+	a->type = hdr.type;
+	a->version = hdr.version;
+	a->first_contact = hdr.bits & ASMC_CLC_FIRST_CONTACT;
+
+	switch (hdr.bits & 0x03) {
+	case ASMC_PATH_R:
+		break;
+	case ASMC_PATH_D:
+		if (hdr.version == 1) {
+			if (len != ASMC_CLC_ACC_LEN_D_V1)
+				return -EPROTO;
+		} else if (len < (a->first_contact ? ASMC_CLC_ACC_LEN_D_V2FC :
+						      ASMC_CLC_ACC_LEN_D_V2)) {
+			return -EPROTO;
+		}
+		a->smcd = true;
+		return 0;
+	default:
+		return -EPROTO;
+	}
+
+	if (hdr.version == 1)
+		need = ASMC_CLC_ACC_LEN_V1;
+	else if (!a->first_contact)
+		need = ASMC_CLC_ACC_LEN_V2;
+	else if (hdr.type == ASMC_CLC_ACCEPT)
+		need = ASMC_CLC_ACC_LEN_V2FC;
+	else
+		need = ASMC_CLC_CONF_LEN_V2FC;
+	if (hdr.version == 1 ? len != need : len < need)
+		return -EPROTO;
+
+	memcpy(a->peer_id, msg + ACC_PEER_ID, 8);
+	memcpy(a->gid, msg + ACC_GID, 16);
+	memcpy(a->mac, msg + ACC_MAC, 6);
+	a->qpn = asmc_get_be24(msg + ACC_QPN);
+	a->rkey = get_unaligned_be32(msg + ACC_RKEY);
+	a->rmbe_idx = msg[ACC_RMBE_IDX];
+	a->token = get_unaligned_be32(msg + ACC_TOKEN);
+	a->rmbe_size = msg[ACC_SIZE_MTU] >> 4;
+	a->mtu = msg[ACC_SIZE_MTU] & 0x0f;
+	a->rmb_addr = get_unaligned_be64(msg + ACC_RMB_ADDR);
+	a->psn = asmc_get_be24(msg + ACC_PSN);
+	if (hdr.version == 1)
+		return 0;
+
+	memcpy(a->eid, msg + ACC_EID, ASMC_EID_LEN);
+	if (!a->first_contact)
+		return 0;
+	a->v2_direct = msg[ACC_FC_FLAGS] & ASMC_CLC_V2_DIRECT;
+	a->os_type = msg[ACC_FC_OS] >> 4;
+	a->release = msg[ACC_FC_OS] & 0x0f;
+	memcpy(a->hostname, msg + ACC_FC_HOST, ASMC_HOSTNAME_LEN);
+	if (hdr.type == ASMC_CLC_ACCEPT)
+		return 0;
+	a->n_gids = msg[ACC_FC_NGIDS];
+	if (a->n_gids > ASMC_CLC_MAX_GIDS ||
+	    len < ASMC_CLC_CONF_LEN_V2FC + (size_t)a->n_gids * ASMC_GID_LEN)
+		return -EPROTO;
+	memcpy(a->gids, msg + ACC_FC_GIDS, (size_t)a->n_gids * ASMC_GID_LEN);
+	return 0;
+}
+
+/* Length asmc_clc_accept_build() makes of @a, or -EINVAL. */
+int asmc_clc_accept_len(const struct asmc_clc_accept *a)
+{
+	if ((a->type != ASMC_CLC_ACCEPT && a->type != ASMC_CLC_CONFIRM) ||
+	    a->version < 1 || a->version > 15 || a->smcd ||
+	    a->qpn > 0xffffff || a->psn > 0xffffff || a->rmbe_size > 15 ||
+	    a->mtu > 15 || a->os_type > 15 || a->release > 15 ||
+	    a->n_gids > ASMC_CLC_MAX_GIDS)
+		return -EINVAL;
+	if (a->version == 1)
+		return ASMC_CLC_ACC_LEN_V1;
+	if (!a->first_contact)
+		return ASMC_CLC_ACC_LEN_V2;
+	if (a->type == ASMC_CLC_ACCEPT)
+		return ASMC_CLC_ACC_LEN_V2FC;
+	return ASMC_CLC_CONF_LEN_V2FC + a->n_gids * ASMC_GID_LEN;
+}
+
+/* Encode an SMC-R Accept or Confirm (a->type). Returns the length written,
+ * -EINVAL (SMC-D, out-of-range field) or -ENOSPC.
+ */
+int asmc_clc_accept_build(u8 *buf, size_t size,
+			  const struct asmc_clc_accept *a)
+{
+	int len = asmc_clc_accept_len(a);
+
+	if (len < 0)
+		return len;
+	if (size < (size_t)len)
+		return -ENOSPC;
+	memset(buf, 0, len);
+	put_unaligned_be32(ASMC_CLC_EYE_R, buf);
+	buf[4] = a->type;
+	put_unaligned_be16(len, buf + 5);
+	buf[7] = a->version << 4 | (a->first_contact ? ASMC_CLC_FIRST_CONTACT :
+						      0) | ASMC_PATH_R;
+	memcpy(buf + ACC_PEER_ID, a->peer_id, 8);
+	memcpy(buf + ACC_GID, a->gid, 16);
+	memcpy(buf + ACC_MAC, a->mac, 6);
+	asmc_put_be24(a->qpn, buf + ACC_QPN);
+	put_unaligned_be32(a->rkey, buf + ACC_RKEY);
+	buf[ACC_RMBE_IDX] = a->rmbe_idx;
+	put_unaligned_be32(a->token, buf + ACC_TOKEN);
+	buf[ACC_SIZE_MTU] = a->rmbe_size << 4 | a->mtu;
+	put_unaligned_be64(a->rmb_addr, buf + ACC_RMB_ADDR);
+	asmc_put_be24(a->psn, buf + ACC_PSN);
+	if (a->version >= 2) {
+		memcpy(buf + ACC_EID, a->eid, ASMC_EID_LEN);
+		if (a->first_contact) {
+			buf[ACC_FC_FLAGS] = a->v2_direct ? ASMC_CLC_V2_DIRECT :
+							   0;
+			buf[ACC_FC_OS] = a->os_type << 4 | a->release;
+			memcpy(buf + ACC_FC_HOST, a->hostname,
+			       ASMC_HOSTNAME_LEN);
+			if (a->type == ASMC_CLC_CONFIRM) {
+				buf[ACC_FC_NGIDS] = a->n_gids;
+				memcpy(buf + ACC_FC_GIDS, a->gids,
+				       (size_t)a->n_gids * ASMC_GID_LEN);
+			}
+		}
+	}
+	put_unaligned_be32(ASMC_CLC_EYE_R, buf + len - ASMC_CLC_TRL_LEN);
+	return len;
+}
+
+/* Compressed RMBE size: 16 KiB << code. */
+u32 asmc_rmbe_code_to_size(u8 code)
+{
+	return ASMC_RMBE_SIZE_MIN << (code & 0x0f);
+}
+
+/* Smallest code whose size holds @size bytes (as Linux rounds up), at most
+ * @max_code (ASMC_RMBE_CODE_MAX_R for SMC-R).
+ */
+u8 asmc_rmbe_size_to_code(u32 size, u8 max_code)
+{
+	u8 code = 0;
+
+	if (max_code > 15)
+		max_code = 15;
+	while (code < max_code && asmc_rmbe_code_to_size(code) < size)
+		code++;
+	return code;
+}
+
+/* IB MTU code 1..5 -> 256..4096 bytes; 0 for anything else. */
+u32 asmc_mtu_code_to_bytes(u8 code)
+{
+	if (code < ASMC_MTU_256 || code > ASMC_MTU_4096)
+		return 0;
+	return 128u << code;
+}
+
+/* Largest IB MTU code not above @bytes (1500 -> 1024); 0 below 256. */
+u8 asmc_mtu_bytes_to_code(u32 bytes)
+{
+	u8 code = 0;
+
+	while (code < ASMC_MTU_4096 &&
+	       asmc_mtu_code_to_bytes(code + 1) <= bytes)
+		code++;
+	return code;
 }

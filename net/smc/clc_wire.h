@@ -21,6 +21,13 @@
 #define ASMC_CLC_DECL_LEN_V2	44
 #define ASMC_CLC_PROP_MAX	652	/* 8 IPv6 prefixes, 8 UEIDs, 8 ISMs */
 #define ASMC_CLC_MAX_LEN	1024	/* anything longer is hostile */
+#define ASMC_CLC_ACC_LEN_V1	68	/* SMC-R v1 Accept/Confirm */
+#define ASMC_CLC_ACC_LEN_V2	108	/* SMC-R v2, no first contact */
+#define ASMC_CLC_ACC_LEN_V2FC	160	/* SMC-R v2 Accept, first contact */
+#define ASMC_CLC_CONF_LEN_V2FC	164	/* + 16 per GID: v2 Confirm, f.c. */
+#define ASMC_CLC_ACC_LEN_D_V1	48	/* SMC-D, recognised only */
+#define ASMC_CLC_ACC_LEN_D_V2	78
+#define ASMC_CLC_ACC_LEN_D_V2FC	114
 
 /* 2-bit path codes of the header's byte 7 */
 #define ASMC_PATH_R		0
@@ -32,6 +39,34 @@
 #define ASMC_CLC_MAX_UEID_RX	8
 #define ASMC_CLC_MAX_ISM	8
 #define ASMC_EID_LEN		32
+#define ASMC_GID_LEN		16
+#define ASMC_HOSTNAME_LEN	32
+#define ASMC_CLC_MAX_GIDS	8	/* GIDs in a v2 first-contact Confirm */
+#define ASMC_CLC_IPV6_ENTRY	17	/* 16-byte prefix + prefix length */
+#define ASMC_CLC_SMCDV2_FIXED	48	/* SMC-D v2 extension before ISMs */
+#define ASMC_CLC_ISM_ENTRY	10	/* ISMv2 GID (8) + CHID (2) */
+
+/* byte 7 bit of Accept/Confirm (first contact) and Decline (out of sync) */
+#define ASMC_CLC_FIRST_CONTACT	0x08
+#define ASMC_CLC_OUT_OF_SYNC	0x08
+
+/* Accept/Confirm v2 first-contact extension */
+#define ASMC_CLC_V2_DIRECT	0x80	/* flags byte: no IP gateway */
+#define ASMC_OS_ZOS		1
+#define ASMC_OS_LINUX		2
+#define ASMC_OS_AIX		3
+
+/* Compressed RMBE size (byte 50 high nibble): 16 KiB << code */
+#define ASMC_RMBE_SIZE_MIN	16384u
+#define ASMC_RMBE_CODE_MAX_R	5	/* SMC-R: 512 KiB */
+#define ASMC_RMBE_CODE_MAX_D	6	/* SMC-D: 1 MiB */
+
+/* IB QP MTU codes (CLC byte 50 low nibble, ADD_LINK byte 32) */
+#define ASMC_MTU_256		1
+#define ASMC_MTU_512		2
+#define ASMC_MTU_1024		3
+#define ASMC_MTU_2048		4
+#define ASMC_MTU_4096		5
 
 /* Decline reason codes (CLC wire values, also used as fallback reasons). */
 #define ASMC_DECL_MEM		0x01010000u
@@ -84,13 +119,20 @@ struct asmc_clc_decline {
 	u8 os_type;
 };
 
+/* Parsed Proposal; also the input of asmc_clc_proposal_build(), where the
+ * pointers name the caller's arrays (NULL allowed when the count is 0; a
+ * NULL smcd_v2_ext builds a zeroed SMC-D v2 extension).
+ */
 struct asmc_clc_proposal {
-	u8 version;
+	u8 version;		/* 1..15; 2 or more = v2 layout */
 	u8 v1_path;		/* ASMC_PATH_*, NONE if version 1 lacks it */
 	u8 v2_path;		/* ASMC_PATH_NONE for a version 1 proposal */
 	u8 peer_id[8];
 	u8 gid[16];
 	u8 mac[6];
+	/* SMC-D area (bytes 40..51), zero when the message has none */
+	u64 ism_gid;
+	u16 ism_chid;
 	/* IP prefix area, valid when v1_path != NONE */
 	u32 ipv4_subnet;
 	u8 ipv4_prefix_len;
@@ -103,7 +145,41 @@ struct asmc_clc_proposal {
 	bool seid;
 	u8 roce_v2_gid[16];
 	const u8 *ueids;	/* n_ueid * 32 bytes inside the message */
-	const u8 *smcd_v2_ext;	/* NULL unless the v2 path offers SMC-D */
+	const u8 *smcd_v2_ext;	/* NULL unless the v2 path offers SMC-D;
+				 * 48 + 10 * n_ism bytes
+				 */
+};
+
+/* Accept (server) and Confirm (client): same layout, told apart by type.
+ * SMC-D messages are only recognised: smcd is set, type, version and
+ * first_contact are filled and everything else stays zero.
+ */
+struct asmc_clc_accept {
+	u8 type;		/* ASMC_CLC_ACCEPT or ASMC_CLC_CONFIRM */
+	u8 version;		/* 1 or 2 (2..15 = v2 layout) */
+	bool first_contact;
+	bool smcd;
+	u8 peer_id[8];
+	u8 gid[16];
+	u8 mac[6];
+	u32 qpn;		/* 24 bit */
+	u32 rkey;
+	u8 rmbe_idx;
+	u32 token;
+	u8 rmbe_size;		/* compressed, 4 bit */
+	u8 mtu;			/* IB MTU code, 4 bit */
+	u64 rmb_addr;
+	u32 psn;		/* 24 bit */
+	/* version >= 2 */
+	u8 eid[ASMC_EID_LEN];
+	/* version >= 2 with first contact */
+	bool v2_direct;
+	u8 os_type;		/* 4 bit */
+	u8 release;		/* 4 bit */
+	u8 hostname[ASMC_HOSTNAME_LEN];
+	/* Confirm only (version >= 2, first contact) */
+	u8 n_gids;
+	u8 gids[ASMC_CLC_MAX_GIDS][ASMC_GID_LEN];
 };
 
 static inline bool asmc_path_has_r(u8 path)
@@ -125,5 +201,18 @@ size_t asmc_clc_decline_build(u8 *buf, size_t size, const u8 peer_id[8],
 			      u32 reason, u8 version, bool out_of_sync);
 int asmc_clc_proposal_parse(const u8 *msg, size_t len,
 			    struct asmc_clc_proposal *prop);
+int asmc_clc_proposal_len(const struct asmc_clc_proposal *prop);
+int asmc_clc_proposal_build(u8 *buf, size_t size,
+			    const struct asmc_clc_proposal *prop);
+int asmc_clc_accept_parse(const u8 *msg, size_t len,
+			  struct asmc_clc_accept *acc);
+int asmc_clc_accept_len(const struct asmc_clc_accept *acc);
+int asmc_clc_accept_build(u8 *buf, size_t size,
+			  const struct asmc_clc_accept *acc);
+
+u32 asmc_rmbe_code_to_size(u8 code);
+u8 asmc_rmbe_size_to_code(u32 size, u8 max_code);
+u32 asmc_mtu_code_to_bytes(u8 code);
+u8 asmc_mtu_bytes_to_code(u32 bytes);
 
 #endif /* ASMC_CLC_WIRE_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Shared base of the pure wire codecs (CLC now, LLC/CDC later): fixed-width
- * types and big-endian access that build both in the kernel and in userspace.
+/* Shared base of the pure wire codecs (CLC, LLC, CDC): fixed-width types and
+ * unaligned BE/LE access that build both in the kernel and in userspace.
  */
 #ifndef ASMC_WIRE_H
 #define ASMC_WIRE_H
@@ -40,6 +40,21 @@ static inline u64 get_unaligned_be64(const void *p)
 {
 	return (u64)get_unaligned_be32(p) << 32 |
 	       get_unaligned_be32((const u8 *)p + 4);
+}
+
+static inline u16 get_unaligned_le16(const void *p)
+{
+	const u8 *b = p;
+
+	return (u16)(b[1] << 8 | b[0]);
+}
+
+static inline void put_unaligned_le16(u16 v, void *p)
+{
+	u8 *b = p;
+
+	b[0] = v;
+	b[1] = v >> 8;
 }
 
 static inline void put_unaligned_be16(u16 v, void *p)

@@ -4,20 +4,8 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include "tap.h"
 #include "../../../net/smc/clc_wire.h"
-
-static int n, failed;
-
-#define CHECK(cond, name) do {						\
-	n++;								\
-	if (cond) {							\
-		printf("ok %d - clc_wire: %s\n", n, name);		\
-	} else {							\
-		failed++;						\
-		printf("not ok %d - clc_wire: %s\n# %s:%d: %s\n", n,	\
-		       name, __FILE__, __LINE__, #cond);		\
-	}								\
-} while (0)
 
 static const u8 eye_r[4] = { 0xE2, 0xD4, 0xC3, 0xD9 };
 
@@ -60,6 +48,45 @@ static size_t make_v1v2_proposal(u8 *m)
 	return len;
 }
 
+static bool prop_equal(const struct asmc_clc_proposal *a,
+		       const struct asmc_clc_proposal *b)
+{
+	size_t smcd = ASMC_CLC_SMCDV2_FIXED + (size_t)a->n_ism * ASMC_CLC_ISM_ENTRY;
+
+	if (a->version != b->version || a->v1_path != b->v1_path ||
+	    a->v2_path != b->v2_path || memcmp(a->peer_id, b->peer_id, 8) ||
+	    memcmp(a->gid, b->gid, 16) || memcmp(a->mac, b->mac, 6) ||
+	    a->ism_gid != b->ism_gid || a->ism_chid != b->ism_chid ||
+	    a->ipv4_subnet != b->ipv4_subnet ||
+	    a->ipv4_prefix_len != b->ipv4_prefix_len ||
+	    a->n_ipv6 != b->n_ipv6 || a->n_ueid != b->n_ueid ||
+	    a->n_ism != b->n_ism || a->release != b->release ||
+	    a->seid != b->seid || memcmp(a->roce_v2_gid, b->roce_v2_gid, 16))
+		return false;
+	if (a->n_ipv6 && memcmp(a->ipv6, b->ipv6, a->n_ipv6 * 17))
+		return false;
+	if (a->n_ueid && memcmp(a->ueids, b->ueids, a->n_ueid * 32))
+		return false;
+	if (!a->smcd_v2_ext != !b->smcd_v2_ext)
+		return false;
+	return !a->smcd_v2_ext || !memcmp(a->smcd_v2_ext, b->smcd_v2_ext, smcd);
+}
+
+/* build(p) parses back to p */
+static bool prop_reencodes(const struct asmc_clc_proposal *p)
+{
+	struct asmc_clc_proposal q;
+	u8 out[ASMC_CLC_PROP_MAX];
+	int len = asmc_clc_proposal_build(out, sizeof(out), p);
+
+	return len > 0 && asmc_clc_proposal_parse(out, len, &q) == 0 &&
+	       prop_equal(p, &q);
+}
+
+static void test_proposal_build(void);
+static void test_accept(void);
+static void test_sizes(void);
+
 int main(void)
 {
 	struct asmc_clc_proposal p;
@@ -69,7 +96,7 @@ int main(void)
 	size_t len, i;
 	int rc;
 
-	printf("TAP version 13\n");
+	tap_start("clc_wire");
 
 	/* decline round trip, both versions */
 	len = asmc_clc_decline_build(buf, sizeof(buf), (const u8 *)"ABCDEFGH",
@@ -165,20 +192,619 @@ int main(void)
 			break;
 	}
 	CHECK(i == len, "every truncated proposal is refused");
-	for (i = 8; i < len; i++) {
-		u8 *copy = malloc(len);
-		int b;
+	{
+		int bad = 0, parsed = 0;
 
-		for (b = 0; b < 256; b += 17) {
-			memcpy(copy, buf, len);
-			copy[i] = b;
-			(void)asmc_clc_proposal_parse(copy, len, &p);
+		for (i = 8; i < len; i++) {
+			u8 *copy = malloc(len);
+			int b;
+
+			for (b = 0; b < 256; b += 17) {
+				memcpy(copy, buf, len);
+				copy[i] = b;
+				rc = asmc_clc_proposal_parse(copy, len, &p);
+				if (rc == 0) {
+					parsed++;
+					bad += !prop_reencodes(&p);
+				} else if (rc != -EPROTO) {
+					bad++;
+				}
+			}
+			free(copy);
 		}
-		free(copy);
+		CHECK(bad == 0 && parsed > 0,
+		      "single-byte corruptions: parse and re-encode to the same proposal, or -EPROTO (%d parsed)",
+		      parsed);
 	}
-	/* reaching this line is the check: ASan/UBSan abort on any fault */
-	CHECK(i == len, "single-byte corruptions parse or are refused, no fault");
 
-	printf("1..%d\n", n);
-	return failed ? 1 : 0;
+	test_proposal_build();
+	test_accept();
+	test_sizes();
+	return tap_done();
+}
+
+static const u8 peer_id[8] = { 0x12, 0x34, 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
+static const u8 gid_v1[16] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0,
+			       0x00, 0x00, 0x00, 0xff, 0xfe, 0x00, 0x00, 0x01 };
+static const u8 gid_v2[16] = { 0, 0, 0, 0, 0, 0, 0, 0,
+			       0, 0, 0xff, 0xff, 192, 0, 2, 1 };
+static const u8 mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
+
+/* Linux client, IPv4, SMC-R v1 only: 92 bytes, byte 7 = 0x28 (SMC-WIRE
+ * 3.5), written out byte by byte from the layout of 3.1 and 3.2.
+ */
+static const u8 prop_v1_only[92] = {
+	0xE2, 0xD4, 0xC3, 0xD9, 0x01, 0x00, 0x5C, 0x28,	/* header */
+	0x12, 0x34, 0x02, 0x00, 0x00, 0x00, 0x00, 0x01,	/* peer ID */
+	0xfe, 0x80, 0, 0, 0, 0, 0, 0,			/* GID */
+	0x00, 0x00, 0x00, 0xff, 0xfe, 0x00, 0x00, 0x01,
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x01,		/* MAC */
+	0x00, 0x28,					/* IP area at 80 */
+	0, 0, 0, 0, 0, 0, 0, 0,				/* ISM GID */
+	0, 0,						/* ISM CHID */
+	0, 0,						/* no v2 ext */
+	[52 ... 79] = 0,				/* reserved */
+	0xC0, 0x00, 0x02, 0x00, 24, 0, 0, 0,		/* 192.0.2.0/24 */
+	0xE2, 0xD4, 0xC3, 0xD9,				/* trailer */
+};
+
+static void base_prop(struct asmc_clc_proposal *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->version = 2;
+	memcpy(p->peer_id, peer_id, 8);
+	memcpy(p->gid, gid_v1, 16);
+	memcpy(p->mac, mac, 6);
+}
+
+static void test_proposal_build(void)
+{
+	static u8 ipv6[8 * 17], ueids[8 * 32], smcd[48 + 80];
+	struct asmc_clc_proposal p, q;
+	u8 buf[1024], ref[1024];
+	size_t i, rlen;
+	int len;
+
+	/* v1 only, byte-exact against the layout */
+	base_prop(&p);
+	p.v1_path = ASMC_PATH_R;
+	p.v2_path = ASMC_PATH_NONE;
+	p.ipv4_subnet = 0xC0000200;
+	p.ipv4_prefix_len = 24;
+	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	CHECK(len == 92 && !memcmp(buf, prop_v1_only, 92),
+	      "proposal build: Linux SMC-R v1 only is the 92-byte layout");
+	CHECK(asmc_clc_proposal_len(&p) == 92, "proposal len: 92 for v1 only");
+	CHECK(asmc_clc_proposal_parse(buf, len, &q) == 0 && prop_equal(&p, &q),
+	      "proposal build: v1 only parses back to the same fields");
+
+	/* v2 only with one UEID: 156 bytes, byte 7 0x22, IP offset 0 */
+	rlen = make_v2_proposal(ref, 1);
+	memset(&p, 0, sizeof(p));
+	p.version = 2;
+	p.v1_path = ASMC_PATH_NONE;
+	p.v2_path = ASMC_PATH_R;
+	p.n_ueid = 1;
+	memset(ueids, 'A', sizeof(ueids));
+	p.ueids = ueids;
+	memset(p.roce_v2_gid, 0x11, 16);
+	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	CHECK(len == 156 && (size_t)len == rlen && !memcmp(buf, ref, rlen),
+	      "proposal build: Linux SMC-R v2 only (156 bytes) matches the layout");
+	CHECK(buf[7] == 0x22 && buf[38] == 0 && buf[39] == 0 &&
+	      get_unaligned_be16(buf + 50) == 28,
+	      "proposal build: v2 only has byte 7 0x22, IP offset 0, v2 ext at 80");
+
+	/* v1 + v2, IPv4, one UEID: 164 bytes, v2 extension at 88 */
+	rlen = make_v1v2_proposal(ref);
+	memset(&p, 0, sizeof(p));
+	p.version = 2;
+	p.v1_path = ASMC_PATH_R;
+	p.v2_path = ASMC_PATH_R;
+	p.ipv4_subnet = 0xC0000200;
+	p.ipv4_prefix_len = 24;
+	p.n_ueid = 1;
+	memset(ueids, 0, 32);
+	p.ueids = ueids;
+	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	CHECK(len == 164 && !memcmp(buf, ref, rlen) && buf[7] == 0x20,
+	      "proposal build: Linux SMC-R v1+v2 (164 bytes) matches the layout");
+	CHECK(get_unaligned_be16(buf + 38) == 40 &&
+	      get_unaligned_be16(buf + 50) == 36,
+	      "proposal build: v1+v2 has IP area at 80 and v2 extension at 88");
+
+	/* largest proposal: 8 IPv6 prefixes, 8 UEIDs, SMC-D v2 with 8 ISMs */
+	base_prop(&p);
+	p.v1_path = ASMC_PATH_BOTH;
+	p.v2_path = ASMC_PATH_BOTH;
+	p.ism_gid = 0x1122334455667788ull;
+	p.ism_chid = 0xabcd;
+	p.n_ipv6 = 8;
+	for (i = 0; i < sizeof(ipv6); i++)
+		ipv6[i] = i;
+	p.ipv6 = ipv6;
+	p.n_ueid = 8;
+	for (i = 0; i < sizeof(ueids); i++)
+		ueids[i] = 'A' + i % 26;
+	p.ueids = ueids;
+	p.n_ism = 8;
+	for (i = 0; i < sizeof(smcd); i++)
+		smcd[i] = 0x80 + i;
+	p.smcd_v2_ext = smcd;
+	p.release = 1;
+	p.seid = true;
+	memcpy(p.roce_v2_gid, gid_v2, 16);
+	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	CHECK(len == ASMC_CLC_PROP_MAX,
+	      "proposal build: 8 prefixes, 8 UEIDs, 8 ISMs is 652 bytes (%d)", len);
+	CHECK(buf[7] == 0x2f && buf[80 + 7] == 8 &&
+	      get_unaligned_be16(buf + 50) == 28 + 8 + 8 * 17 &&
+	      get_unaligned_be16(buf + 52 + 28 + 8 + 136 + 6) == 32 + 8 * 32,
+	      "proposal build: offsets of the largest proposal");
+	CHECK(asmc_clc_proposal_parse(buf, len, &q) == 0 && prop_equal(&p, &q) &&
+	      q.ism_gid == 0x1122334455667788ull && q.release == 1 && q.seid,
+	      "proposal build: largest proposal parses back to the same fields");
+	CHECK(asmc_clc_proposal_build(buf, len - 1, &p) == -ENOSPC,
+	      "proposal build: one byte short gives -ENOSPC");
+
+	/* NULL SMC-D v2 extension: zero-filled */
+	p.smcd_v2_ext = NULL;
+	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	for (i = 0; i < 48 + 80 && !buf[len - 4 - 128 + i]; i++)
+		;
+	CHECK(len == 652 && i == 128,
+	      "proposal build: missing SMC-D v2 extension is zero-filled");
+
+	/* a pure v1 proposal: version 1, no SMC-D area, prefix at 40 */
+	memset(&p, 0, sizeof(p));
+	p.version = 1;
+	p.v1_path = ASMC_PATH_R;
+	p.v2_path = ASMC_PATH_NONE;
+	p.ipv4_subnet = 0x0a000000;
+	p.ipv4_prefix_len = 8;
+	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	CHECK(len == 52 && buf[7] == 0x10 && buf[38] == 0 && buf[39] == 0 &&
+	      buf[44] == 8, "proposal build: version 1 SMC-R is 52 bytes, prefix at 40");
+	CHECK(asmc_clc_proposal_parse(buf, len, &q) == 0 && prop_equal(&p, &q),
+	      "proposal build: version 1 parses back");
+	p.v1_path = ASMC_PATH_D;
+	p.ism_gid = 7;
+	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	CHECK(len == 92 && buf[39] == 40 && buf[47] == 7 &&
+	      asmc_clc_proposal_parse(buf, len, &q) == 0 && q.ism_gid == 7,
+	      "proposal build: version 1 SMC-D keeps the SMC-D area (IP offset 40)");
+	put_unaligned_be16(0, buf + 38);
+	CHECK(asmc_clc_proposal_parse(buf, len, &q) == -EPROTO,
+	      "proposal parse: SMC-D v1 offer with IP offset 0 is refused");
+
+	/* v2 proposal offering SMC-D for v1 must have IP offset 40 too */
+	base_prop(&p);
+	p.v1_path = ASMC_PATH_BOTH;
+	p.v2_path = ASMC_PATH_NONE;
+	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	CHECK(len == 92 && asmc_clc_proposal_parse(buf, len, &q) == 0,
+	      "proposal build: v2 message offering SMC-R+D for v1 parses");
+	put_unaligned_be16(32, buf + 38);
+	CHECK(asmc_clc_proposal_parse(buf, len, &q) == -EPROTO,
+	      "proposal parse: SMC-D v1 offer with IP offset 32 is refused");
+
+	/* v2 with SMC-D in the v2 path but SMC-D ext in the wrong place */
+	base_prop(&p);
+	p.v1_path = ASMC_PATH_NONE;
+	p.v2_path = ASMC_PATH_D;
+	p.n_ism = 1;
+	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	CHECK(len == 80 + 40 + 48 + 10 + 4 &&
+	      asmc_clc_proposal_parse(buf, len, &q) == 0 && q.smcd_v2_ext &&
+	      q.n_ism == 1, "proposal build: SMC-D v2 only with one ISM parses");
+	put_unaligned_be16(33, buf + 80 + 6);
+	CHECK(asmc_clc_proposal_parse(buf, len, &q) == -EPROTO,
+	      "proposal parse: SMC-D v2 extension offset not after the UEIDs is refused");
+
+	/* builder refuses what it cannot encode */
+	base_prop(&p);
+	p.v1_path = ASMC_PATH_R;
+	p.v2_path = ASMC_PATH_NONE;
+	p.version = 0;
+	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	      "proposal build: version 0 is -EINVAL");
+	p.version = 16;
+	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	      "proposal build: version 16 is -EINVAL");
+	p.version = 1;
+	p.v2_path = ASMC_PATH_R;
+	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	      "proposal build: version 1 with a v2 path is -EINVAL");
+	p.version = 2;
+	p.v1_path = ASMC_PATH_NONE;
+	p.v2_path = ASMC_PATH_NONE;
+	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	      "proposal build: offering nothing is -EINVAL");
+	p.v1_path = 4;
+	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	      "proposal build: path code 4 is -EINVAL");
+	p.v1_path = ASMC_PATH_R;
+	p.n_ipv6 = 9;
+	p.ipv6 = ipv6;
+	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	      "proposal build: 9 IPv6 prefixes is -EINVAL");
+	p.n_ipv6 = 1;
+	p.ipv6 = NULL;
+	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	      "proposal build: IPv6 count without prefixes is -EINVAL");
+	p.n_ipv6 = 0;
+	p.ipv4_prefix_len = 33;
+	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	      "proposal build: IPv4 prefix length 33 is -EINVAL");
+	p.ipv4_prefix_len = 24;
+	p.v2_path = ASMC_PATH_R;
+	p.n_ueid = 9;
+	p.ueids = ueids;
+	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	      "proposal build: 9 UEIDs is -EINVAL");
+	p.n_ueid = 1;
+	p.ueids = NULL;
+	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	      "proposal build: UEID count without UEIDs is -EINVAL");
+	p.ueids = ueids;
+	p.n_ism = 9;
+	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	      "proposal build: 9 ISMs is -EINVAL");
+	p.n_ism = 0;
+	p.release = 16;
+	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	      "proposal build: release 16 is -EINVAL");
+	p.release = 0;
+	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == 164,
+	      "proposal build: the same proposal with valid fields builds");
+}
+
+/* Server Accept, SMC-R v1, first contact: 68 bytes written out from the
+ * layout of SMC-WIRE 4.1.
+ */
+static const u8 acc_v1[68] = {
+	0xE2, 0xD4, 0xC3, 0xD9, 0x02, 0x00, 0x44, 0x18,	/* header */
+	0x12, 0x34, 0x02, 0x00, 0x00, 0x00, 0x00, 0x01,	/* peer ID */
+	0xfe, 0x80, 0, 0, 0, 0, 0, 0,			/* GID */
+	0x00, 0x00, 0x00, 0xff, 0xfe, 0x00, 0x00, 0x01,
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x01,		/* MAC */
+	0x00, 0x12, 0x34,				/* QPN */
+	0xAA, 0xBB, 0xCC, 0xDD,				/* rkey */
+	0x01,						/* RMBE index */
+	0x00, 0x00, 0x00, 0x2A,				/* token */
+	0x24,						/* 64 KiB, 2048 */
+	0x00,
+	0x00, 0x00, 0x7F, 0x00, 0x12, 0x34, 0x50, 0x00,	/* RMB address */
+	0x00,
+	0xAB, 0xCD, 0xEF,				/* PSN */
+	0xE2, 0xD4, 0xC3, 0xD9,				/* trailer */
+};
+
+static void base_acc(struct asmc_clc_accept *a, u8 type, u8 version,
+		     bool fc)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = type;
+	a->version = version;
+	a->first_contact = fc;
+	memcpy(a->peer_id, peer_id, 8);
+	memcpy(a->gid, version == 1 ? gid_v1 : gid_v2, 16);
+	memcpy(a->mac, mac, 6);
+	a->qpn = 0x1234;
+	a->rkey = 0xAABBCCDD;
+	a->rmbe_idx = 1;
+	a->token = 42;
+	a->rmbe_size = 2;
+	a->mtu = ASMC_MTU_2048;
+	a->rmb_addr = 0x00007F0012345000ull;
+	a->psn = 0xABCDEF;
+	if (version >= 2)
+		memcpy(a->eid, "SMC-EID-TEST                    ", 32);
+	if (version >= 2 && fc) {
+		a->v2_direct = true;
+		a->os_type = ASMC_OS_LINUX;
+		memcpy(a->hostname, "host-a                          ", 32);
+	}
+}
+
+static bool acc_equal(const struct asmc_clc_accept *a,
+		      const struct asmc_clc_accept *b)
+{
+	return a->type == b->type && a->version == b->version &&
+	       a->first_contact == b->first_contact && a->smcd == b->smcd &&
+	       !memcmp(a->peer_id, b->peer_id, 8) &&
+	       !memcmp(a->gid, b->gid, 16) && !memcmp(a->mac, b->mac, 6) &&
+	       a->qpn == b->qpn && a->rkey == b->rkey &&
+	       a->rmbe_idx == b->rmbe_idx && a->token == b->token &&
+	       a->rmbe_size == b->rmbe_size && a->mtu == b->mtu &&
+	       a->rmb_addr == b->rmb_addr && a->psn == b->psn &&
+	       !memcmp(a->eid, b->eid, 32) && a->v2_direct == b->v2_direct &&
+	       a->os_type == b->os_type && a->release == b->release &&
+	       !memcmp(a->hostname, b->hostname, 32) &&
+	       a->n_gids == b->n_gids &&
+	       !memcmp(a->gids, b->gids, sizeof(a->gids));
+}
+
+static void set_len(u8 *buf, size_t len)
+{
+	put_unaligned_be16(len, buf + 5);
+	memcpy(buf + len - 4, eye_r, 4);
+}
+
+static void test_accept(void)
+{
+	struct asmc_clc_accept a, b;
+	u8 buf[1024], copy[1024];
+	int len, bad, parsed, rc;
+	size_t i;
+
+	/* SMC-R v1 Accept, byte-exact */
+	base_acc(&a, ASMC_CLC_ACCEPT, 1, true);
+	len = asmc_clc_accept_build(buf, sizeof(buf), &a);
+	CHECK(len == 68 && !memcmp(buf, acc_v1, 68),
+	      "accept build: SMC-R v1 first contact is the 68-byte layout");
+	CHECK(asmc_clc_accept_parse(acc_v1, 68, &b) == 0 && acc_equal(&a, &b),
+	      "accept parse: SMC-R v1 layout gives back every field");
+	CHECK(b.qpn == 0x1234 && b.psn == 0xABCDEF && b.rmbe_size == 2 &&
+	      b.mtu == 4 && b.rmb_addr == 0x00007F0012345000ull && b.first_contact,
+	      "accept parse: 24-bit QPN/PSN, size and MTU nibbles, 64-bit address");
+	a.first_contact = false;
+	a.type = ASMC_CLC_CONFIRM;
+	len = asmc_clc_accept_build(buf, sizeof(buf), &a);
+	CHECK(len == 68 && buf[4] == 3 && buf[7] == 0x10 &&
+	      !memcmp(buf + 8, acc_v1 + 8, 56),
+	      "confirm build: SMC-R v1 without first contact has byte 7 0x10");
+	CHECK(asmc_clc_accept_parse(buf, len, &b) == 0 && acc_equal(&a, &b),
+	      "confirm parse: SMC-R v1 round trip");
+	memcpy(copy, buf, 68);
+	copy[64] = 0;
+	set_len(copy, 69);
+	CHECK(asmc_clc_accept_parse(copy, 69, &b) == -EPROTO,
+	      "accept parse: SMC-R v1 of 69 bytes is refused");
+	memcpy(copy, buf, 68);
+	set_len(copy, 64);
+	CHECK(asmc_clc_accept_parse(copy, 64, &b) == -EPROTO,
+	      "accept parse: SMC-R v1 of 64 bytes is refused");
+
+	/* SMC-R v2 without first contact: 108 bytes */
+	base_acc(&a, ASMC_CLC_ACCEPT, 2, false);
+	len = asmc_clc_accept_build(buf, sizeof(buf), &a);
+	CHECK(len == 108 && buf[7] == 0x20 && !memcmp(buf + 64, a.eid, 32) &&
+	      !memcmp(buf + 104, eye_r, 4) && get_unaligned_be16(buf + 5) == 108,
+	      "accept build: SMC-R v2 is 108 bytes, EID at 64, trailer at 104");
+	CHECK(asmc_clc_accept_parse(buf, len, &b) == 0 && acc_equal(&a, &b),
+	      "accept parse: SMC-R v2 round trip");
+	memcpy(copy, buf, 104);
+	memset(copy + 104, 0x55, 16);
+	set_len(copy, 124);
+	CHECK(asmc_clc_accept_parse(copy, 124, &b) == 0 && acc_equal(&a, &b),
+	      "accept parse: SMC-R v2 longer than 108 is accepted, tail ignored");
+	memcpy(copy, buf, 104);
+	set_len(copy, 107);
+	CHECK(asmc_clc_accept_parse(copy, 107, &b) == -EPROTO,
+	      "accept parse: SMC-R v2 of 107 bytes is refused");
+
+	/* SMC-R v2 Accept with first contact: 160 bytes */
+	base_acc(&a, ASMC_CLC_ACCEPT, 2, true);
+	len = asmc_clc_accept_build(buf, sizeof(buf), &a);
+	CHECK(len == 160 && buf[7] == 0x28 && buf[104] == 0x80 &&
+	      buf[105] == 0x20 && !memcmp(buf + 108, "host-a", 6) &&
+	      !memcmp(buf + 156, eye_r, 4),
+	      "accept build: SMC-R v2 first contact is 160 bytes, direct, Linux");
+	CHECK(asmc_clc_accept_parse(buf, len, &b) == 0 && acc_equal(&a, &b) &&
+	      b.v2_direct && b.os_type == 2,
+	      "accept parse: SMC-R v2 first contact round trip");
+	memcpy(copy, buf, 108);
+	set_len(copy, 112);
+	CHECK(asmc_clc_accept_parse(copy, 112, &b) == -EPROTO,
+	      "accept parse: first-contact v2 Accept without its extension is refused");
+
+	/* SMC-R v2 Confirm with first contact and 2 GIDs: 196 bytes */
+	base_acc(&a, ASMC_CLC_CONFIRM, 2, true);
+	a.n_gids = 2;
+	memcpy(a.gids[0], gid_v2, 16);
+	memset(a.gids[1], 0x77, 16);
+	len = asmc_clc_accept_build(buf, sizeof(buf), &a);
+	CHECK(len == 196 && buf[156] == 2 && !memcmp(buf + 160, gid_v2, 16) &&
+	      buf[176] == 0x77 && !memcmp(buf + 192, eye_r, 4),
+	      "confirm build: v2 first contact with 2 GIDs is 196 bytes");
+	CHECK(asmc_clc_accept_parse(buf, len, &b) == 0 && acc_equal(&a, &b),
+	      "confirm parse: v2 first contact with GID list round trip");
+	a.n_gids = 1;
+	CHECK(asmc_clc_accept_len(&a) == 180,
+	      "confirm len: v2 first contact with 1 GID is 180");
+	memcpy(copy, buf, 180);
+	copy[156] = 2;
+	set_len(copy, 180);
+	CHECK(asmc_clc_accept_parse(copy, 180, &b) == -EPROTO,
+	      "confirm parse: GID count beyond the message is refused");
+	memcpy(copy, buf, 160);
+	copy[156] = 9;
+	memset(copy + 160, 0, 9 * 16);
+	set_len(copy, 164 + 9 * 16);
+	CHECK(asmc_clc_accept_parse(copy, 164 + 9 * 16, &b) == -EPROTO,
+	      "confirm parse: 9 GIDs are refused");
+	memcpy(copy, buf, 160);
+	set_len(copy, 160);
+	CHECK(asmc_clc_accept_parse(copy, 160, &b) == -EPROTO,
+	      "confirm parse: first-contact v2 Confirm of 160 bytes is refused");
+
+	/* SMC-D: recognised, reported, not decoded */
+	memset(copy, 0, sizeof(copy));
+	memcpy(copy, "\xE2\xD4\xC3\xC4\x02\x00\x30\x11", 8);
+	set_len(copy, 48);
+	CHECK(asmc_clc_accept_parse(copy, 48, &b) == 0 && b.smcd &&
+	      b.version == 1 && b.type == 2 && b.qpn == 0,
+	      "accept parse: SMC-D v1 (48 bytes) is reported as SMC-D");
+	set_len(copy, 52);
+	CHECK(asmc_clc_accept_parse(copy, 52, &b) == -EPROTO,
+	      "accept parse: SMC-D v1 of 52 bytes is refused");
+	copy[7] = 0x29;
+	set_len(copy, 114);
+	CHECK(asmc_clc_accept_parse(copy, 114, &b) == 0 && b.smcd &&
+	      b.first_contact && b.version == 2,
+	      "accept parse: SMC-D v2 first contact (114 bytes) is SMC-D");
+	set_len(copy, 113);
+	CHECK(asmc_clc_accept_parse(copy, 113, &b) == -EPROTO,
+	      "accept parse: SMC-D v2 first contact of 113 bytes is refused");
+	copy[7] = 0x21;
+	set_len(copy, 78);
+	CHECK(asmc_clc_accept_parse(copy, 78, &b) == 0 && b.smcd,
+	      "accept parse: SMC-D v2 (78 bytes) is SMC-D");
+	b.smcd = true;
+	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &b) == -EINVAL,
+	      "accept build: SMC-D is -EINVAL");
+
+	/* other refusals */
+	len = asmc_clc_accept_build(buf, sizeof(buf), &a);
+	memcpy(copy, buf, len);
+	copy[7] = (copy[7] & 0xfc) | 2;
+	CHECK(asmc_clc_accept_parse(copy, len, &b) == -EPROTO,
+	      "accept parse: type code 2 (none) is refused");
+	copy[7] |= 3;
+	CHECK(asmc_clc_accept_parse(copy, len, &b) == -EPROTO,
+	      "accept parse: type code 3 (both) is refused");
+	memcpy(copy, buf, len);
+	copy[len - 1] = 0;
+	CHECK(asmc_clc_accept_parse(copy, len, &b) == -EPROTO,
+	      "accept parse: bad trailer is refused");
+	CHECK(asmc_clc_accept_parse(buf, len - 1, &b) == -EPROTO,
+	      "accept parse: buffer shorter than the header length is refused");
+	memcpy(copy, buf, len);
+	copy[4] = ASMC_CLC_PROPOSAL;
+	CHECK(asmc_clc_accept_parse(copy, len, &b) == -EPROTO,
+	      "accept parse: a Proposal is refused");
+	copy[4] = ASMC_CLC_DECLINE;
+	CHECK(asmc_clc_accept_parse(copy, len, &b) == -EPROTO,
+	      "accept parse: a Decline is refused");
+
+	base_acc(&a, ASMC_CLC_ACCEPT, 1, false);
+	a.qpn = 0x1000000;
+	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &a) == -EINVAL,
+	      "accept build: 25-bit QPN is -EINVAL");
+	a.qpn = 1;
+	a.psn = 0x1000000;
+	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &a) == -EINVAL,
+	      "accept build: 25-bit PSN is -EINVAL");
+	a.psn = 1;
+	a.mtu = 16;
+	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &a) == -EINVAL,
+	      "accept build: MTU code 16 is -EINVAL");
+	a.mtu = 5;
+	a.rmbe_size = 16;
+	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &a) == -EINVAL,
+	      "accept build: size code 16 is -EINVAL");
+	a.rmbe_size = 5;
+	a.type = ASMC_CLC_DECLINE;
+	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &a) == -EINVAL,
+	      "accept build: type Decline is -EINVAL");
+	a.type = ASMC_CLC_CONFIRM;
+	a.version = 0;
+	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &a) == -EINVAL,
+	      "accept build: version 0 is -EINVAL");
+	a.version = 2;
+	a.first_contact = true;
+	a.n_gids = 9;
+	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &a) == -EINVAL,
+	      "accept build: 9 GIDs is -EINVAL");
+	a.n_gids = 8;
+	CHECK(asmc_clc_accept_build(buf, 164 + 127, &a) == -ENOSPC,
+	      "accept build: one byte short gives -ENOSPC");
+	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &a) == 164 + 128,
+	      "accept build: 8 GIDs is 292 bytes");
+
+	/* truncations and corruptions of a v2 first-contact Confirm */
+	base_acc(&a, ASMC_CLC_CONFIRM, 2, true);
+	a.n_gids = 2;
+	len = asmc_clc_accept_build(buf, sizeof(buf), &a);
+	bad = 0;
+	for (i = 0; i < (size_t)len; i++) {
+		u8 *t = malloc(i ? i : 1);
+
+		memcpy(t, buf, i);
+		if (i >= 8)
+			put_unaligned_be16(i, t + 5);
+		if (i >= 12)
+			memcpy(t + i - 4, eye_r, 4);
+		rc = asmc_clc_accept_parse(t, i, &b);
+		/* cut after the GID list start: still a valid v2 Confirm
+		 * only when it covers the announced GIDs
+		 */
+		if (rc == 0 ? i < 196 : rc != -EPROTO)
+			bad++;
+		free(t);
+	}
+	CHECK(bad == 0, "every truncated v2 Confirm is refused");
+	bad = 0;
+	parsed = 0;
+	for (i = 0; i < (size_t)len; i++) {
+		int v;
+
+		for (v = 0; v < 256; v += 15) {
+			u8 out[1024];
+			int olen;
+
+			memcpy(copy, buf, len);
+			copy[i] = v;
+			rc = asmc_clc_accept_parse(copy, len, &b);
+			if (rc == -EPROTO)
+				continue;
+			if (rc) {
+				bad++;
+				continue;
+			}
+			parsed++;
+			if (b.smcd)
+				continue;
+			olen = asmc_clc_accept_build(out, sizeof(out), &b);
+			if (olen <= 0 ||
+			    asmc_clc_accept_parse(out, olen, &a) ||
+			    !acc_equal(&a, &b))
+				bad++;
+		}
+	}
+	CHECK(bad == 0 && parsed > 0,
+	      "single-byte corruptions of a Confirm: re-encode to the same fields or -EPROTO (%d parsed)",
+	      parsed);
+}
+
+static void test_sizes(void)
+{
+	static const u32 sz[] = { 16384, 32768, 65536, 131072, 262144, 524288 };
+	u8 c;
+	int bad = 0;
+
+	for (c = 0; c < 6; c++)
+		bad += asmc_rmbe_code_to_size(c) != sz[c] ||
+		       asmc_rmbe_size_to_code(sz[c], ASMC_RMBE_CODE_MAX_R) != c ||
+		       asmc_rmbe_size_to_code(sz[c] + 1, 15) != c + 1 ||
+		       (c && asmc_rmbe_size_to_code(sz[c] - 1, 15) != c);
+	CHECK(bad == 0, "rmbe size: codes 0..5 are 16 KiB..512 KiB and round up");
+	CHECK(asmc_rmbe_code_to_size(15) == 16384u << 15,
+	      "rmbe size: code 15 is 512 MiB");
+	CHECK(asmc_rmbe_size_to_code(0, 5) == 0 &&
+	      asmc_rmbe_size_to_code(1, 5) == 0 &&
+	      asmc_rmbe_size_to_code(16384, 5) == 0,
+	      "rmbe size: up to 16 KiB is code 0");
+	CHECK(asmc_rmbe_size_to_code(16385, 5) == 1 &&
+	      asmc_rmbe_size_to_code(65537, 5) == 3,
+	      "rmbe size: one byte above a power of two rounds up");
+	CHECK(asmc_rmbe_size_to_code(1 << 20, ASMC_RMBE_CODE_MAX_R) == 5 &&
+	      asmc_rmbe_size_to_code(1 << 20, ASMC_RMBE_CODE_MAX_D) == 6 &&
+	      asmc_rmbe_size_to_code(0xffffffffu, ASMC_RMBE_CODE_MAX_D) == 6,
+	      "rmbe size: capped at 5 (SMC-R) / 6 (SMC-D)");
+	CHECK(asmc_rmbe_size_to_code(0xffffffffu, 200) == 15,
+	      "rmbe size: a cap above 15 still gives at most 15");
+	CHECK(asmc_mtu_code_to_bytes(1) == 256 && asmc_mtu_code_to_bytes(2) == 512 &&
+	      asmc_mtu_code_to_bytes(3) == 1024 &&
+	      asmc_mtu_code_to_bytes(4) == 2048 &&
+	      asmc_mtu_code_to_bytes(5) == 4096,
+	      "mtu: codes 1..5 are 256..4096 bytes");
+	CHECK(asmc_mtu_code_to_bytes(0) == 0 && asmc_mtu_code_to_bytes(6) == 0 &&
+	      asmc_mtu_code_to_bytes(15) == 0, "mtu: codes 0 and 6..15 are invalid (0)");
+	CHECK(asmc_mtu_bytes_to_code(256) == 1 && asmc_mtu_bytes_to_code(4096) == 5 &&
+	      asmc_mtu_bytes_to_code(2048) == 4, "mtu: exact sizes map to their codes");
+	CHECK(asmc_mtu_bytes_to_code(1500) == 3 && asmc_mtu_bytes_to_code(9000) == 5 &&
+	      asmc_mtu_bytes_to_code(255) == 0 && asmc_mtu_bytes_to_code(0) == 0,
+	      "mtu: other sizes round down (1500 -> 1024), below 256 -> 0");
 }

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* CDC (connection data control) message codec and pure cursor arithmetic:
+ * plain values in, plain values out, so the data path needs no locks here.
+ */
+#ifndef ASMC_CDC_WIRE_H
+#define ASMC_CDC_WIRE_H
+
+#include "wire.h"
+
+#define ASMC_CDC_TYPE		0xFE
+#define ASMC_CDC_LEN		44
+
+/* producer flags (byte 24) */
+#define ASMC_CDC_WRITE_BLOCKED	0x80
+#define ASMC_CDC_URG_PENDING	0x40
+#define ASMC_CDC_URG_PRESENT	0x20
+#define ASMC_CDC_CONS_UPD_REQ	0x10
+#define ASMC_CDC_FAILOVER	0x08
+
+/* connection-state flags (byte 25) */
+#define ASMC_CDC_PEER_DONE_WRITING	0x80
+#define ASMC_CDC_PEER_CONN_CLOSED	0x40
+#define ASMC_CDC_PEER_CONN_ABORT	0x20
+
+/* A position in an RMBE ring: count = offset (0 <= count < RMBE size),
+ * wrap = how often count passed the end (16 bit, rolls over).
+ */
+struct asmc_cursor {
+	u16 wrap;
+	u32 count;
+};
+
+struct asmc_cdc_msg {
+	u16 seqno;
+	u32 token;		/* the receiver's alert token */
+	struct asmc_cursor prod;
+	struct asmc_cursor cons;
+	u8 prod_flags;		/* ASMC_CDC_WRITE_BLOCKED ... (raw byte) */
+	u8 conn_flags;		/* ASMC_CDC_PEER_* (raw byte) */
+};
+
+static inline bool asmc_cdc_is_cdc(const u8 *buf, size_t len)
+{
+	return len >= 1 && buf[0] == ASMC_CDC_TYPE;
+}
+
+/* 0 or -EPROTO (not type 0xFE with length 44, or fewer than 44 bytes) */
+int asmc_cdc_parse(const u8 *buf, size_t len, struct asmc_cdc_msg *msg);
+/* 44 or -ENOSPC; reserved bytes are zero */
+int asmc_cdc_build(u8 *buf, size_t size, const struct asmc_cdc_msg *msg);
+
+/* Cursor arithmetic. @size is the RMBE size in bytes (> 0); cursors taken
+ * from the wire must pass asmc_cursor_valid() before they are used.
+ */
+static inline bool asmc_cursor_valid(struct asmc_cursor c, u32 size)
+{
+	return c.count < size;
+}
+
+/* The cursor packed into one u64 (wrap in bits 32..47) so it can live in
+ * an atomic64_t or be compared for equality in one step.
+ */
+static inline u64 asmc_cursor_to_u64(struct asmc_cursor c)
+{
+	return (u64)c.wrap << 32 | c.count;
+}
+
+static inline struct asmc_cursor asmc_cursor_from_u64(u64 v)
+{
+	struct asmc_cursor c = { .wrap = (u16)(v >> 32), .count = (u32)v };
+
+	return c;
+}
+
+static inline bool asmc_cursor_equal(struct asmc_cursor a,
+				     struct asmc_cursor b)
+{
+	return a.wrap == b.wrap && a.count == b.count;
+}
+
+/* Bytes from @c to the end of the ring: the most one RDMA WRITE starting
+ * at @c can take before the target range wraps to offset 0.
+ */
+static inline u32 asmc_cursor_to_end(struct asmc_cursor c, u32 size)
+{
+	return c.count < size ? size - c.count : 0;
+}
+
+u32 asmc_cursor_dist(struct asmc_cursor from, struct asmc_cursor to,
+		     u32 size);
+struct asmc_cursor asmc_cursor_add(struct asmc_cursor c, u32 bytes,
+				   u32 size);
+bool asmc_cursor_backwards(struct asmc_cursor prev, struct asmc_cursor next);
+bool asmc_cursor_newer(struct asmc_cursor prev, struct asmc_cursor next);
+u32 asmc_cursor_free(struct asmc_cursor cons, struct asmc_cursor prod,
+		     u32 size);
+
+/* 16-bit serial number arithmetic for CDC sequence numbers: @a is older
+ * than @b if it lies in the half of the number circle behind @b (a
+ * distance of exactly 0x8000 counts as older).
+ */
+static inline bool asmc_seq_before(u16 a, u16 b)
+{
+	return a != b && ((u16)(a - b) & 0x8000);
+}
+
+static inline bool asmc_seq_after(u16 a, u16 b)
+{
+	return a != b && !asmc_seq_before(a, b);
+}
+
+#endif /* ASMC_CDC_WIRE_H */

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Userspace unit tests of the CDC codec and cursor arithmetic
+ * (net/smc/cdc_wire.c): layout of SMC-WIRE 8, ring edge cases of 8.1.
+ */
+#include <stdlib.h>
+#include "tap.h"
+#include "../../../net/smc/cdc_wire.h"
+
+static const u8 cdc_ref[44] = {
+	0xFE, 0x2C, 0x00, 0x01,			/* type, length, seqno 1 */
+	0x00, 0x00, 0x00, 0x2A,			/* token */
+	0x00, 0x00,
+	0x00, 0x03, 0x00, 0x00, 0x10, 0x00,	/* producer (3, 4096) */
+	0x00, 0x00,
+	0x00, 0x02, 0x00, 0x00, 0xF0, 0x00,	/* consumer (2, 61440) */
+	0xA0,					/* write blocked, urgent */
+	0x40,					/* closed */
+};
+
+static struct asmc_cursor cur(u16 wrap, u32 count)
+{
+	struct asmc_cursor c = { .wrap = wrap, .count = count };
+
+	return c;
+}
+
+static void test_codec(void)
+{
+	struct asmc_cdc_msg m, p;
+	u8 buf[64];
+	int len, i, bad;
+
+	memset(&m, 0, sizeof(m));
+	m.seqno = 1;
+	m.token = 42;
+	m.prod = cur(3, 4096);
+	m.cons = cur(2, 0xF000);
+	m.prod_flags = ASMC_CDC_WRITE_BLOCKED | ASMC_CDC_URG_PRESENT;
+	m.conn_flags = ASMC_CDC_PEER_CONN_CLOSED;
+	memset(buf, 0xEE, sizeof(buf));
+	len = asmc_cdc_build(buf, sizeof(buf), &m);
+	CHECK(len == 44 && !memcmp(buf, cdc_ref, 44) && buf[44] == 0xEE,
+	      "CDC builds byte-exact, 44 bytes, nothing written past them");
+	CHECK(asmc_cdc_parse(cdc_ref, 44, &p) == 0 && p.seqno == 1 &&
+	      p.token == 42 && asmc_cursor_equal(p.prod, m.prod) &&
+	      asmc_cursor_equal(p.cons, m.cons) && p.prod_flags == 0xA0 &&
+	      p.conn_flags == 0x40, "CDC parses to its fields");
+	CHECK(asmc_cdc_is_cdc(cdc_ref, 44) && !asmc_cdc_is_cdc(cdc_ref, 0),
+	      "CDC is recognised by byte 0");
+	CHECK(asmc_cdc_parse(cdc_ref, 43, &p) == -EPROTO,
+	      "CDC of 43 bytes is refused");
+	memcpy(buf, cdc_ref, 44);
+	buf[1] = 45;
+	CHECK(asmc_cdc_parse(buf, 48, &p) == -EPROTO,
+	      "CDC with length byte 45 is refused");
+	buf[1] = 44;
+	buf[0] = 0x27;
+	CHECK(asmc_cdc_parse(buf, 44, &p) == -EPROTO && !asmc_cdc_is_cdc(buf, 44),
+	      "an LLC TEST_LINK is not a CDC");
+	CHECK(asmc_cdc_build(buf, 43, &m) == -ENOSPC,
+	      "CDC build into 43 bytes is -ENOSPC");
+	m.prod = cur(0xFFFF, 0xFFFFFFFF);
+	m.cons = cur(0x8001, 0x80000001);
+	m.seqno = 0xFFFF;
+	m.token = 0xFFFFFFFF;
+	asmc_cdc_build(buf, sizeof(buf), &m);
+	CHECK(asmc_cdc_parse(buf, 44, &p) == 0 && p.seqno == 0xFFFF &&
+	      p.token == 0xFFFFFFFF && p.prod.wrap == 0xFFFF &&
+	      p.prod.count == 0xFFFFFFFF && p.cons.wrap == 0x8001 &&
+	      p.cons.count == 0x80000001, "CDC extreme values round trip");
+	bad = 0;
+	for (i = 2; i < 44; i++) {
+		u8 t[44], out[44];
+		int j;
+
+		memcpy(t, cdc_ref, 44);
+		t[i] ^= 0xFF;
+		if (asmc_cdc_parse(t, 44, &p) || asmc_cdc_build(out, 44, &p) != 44) {
+			bad++;
+			continue;
+		}
+		for (j = 0; j < 44; j++) {
+			bool rsvd = j >= 26 || (j >= 8 && j < 10) ||
+				    (j >= 16 && j < 18);
+
+			bad += out[j] != (rsvd ? 0 : t[j]);
+		}
+	}
+	CHECK(bad == 0, "CDC: any byte after the length parses and rebuilds, reserved bytes as 0");
+}
+
+static void test_cursors(void)
+{
+	u32 size, step;
+	int c, bad;
+	struct asmc_cursor a, b;
+
+	/* every SMC-R RMBE size 16 KiB .. 512 KiB */
+	for (c = 0; c <= 5; c++) {
+		size = 16384u << c;
+		a = asmc_cursor_add(cur(7, size - 1), 1, size);
+		CHECK(a.wrap == 8 && a.count == 0,
+		      "%u: adding to exactly the end wraps to (w+1, 0)", size);
+		a = asmc_cursor_add(cur(7, 100), size, size);
+		CHECK(a.wrap == 8 && a.count == 100 &&
+		      asmc_cursor_dist(cur(7, 100), a, size) == size &&
+		      asmc_cursor_free(cur(7, 100), a, size) == 0,
+		      "%u: a full ring is equal counts one wrap apart, no free space",
+		      size);
+		CHECK(asmc_cursor_free(cur(7, 100), cur(7, 100), size) == size &&
+		      asmc_cursor_dist(cur(7, 100), cur(7, 100), size) == 0,
+		      "%u: an empty ring has all of it free", size);
+		CHECK(asmc_cursor_dist(cur(1, size - 10), cur(2, 20), size) == 30 &&
+		      asmc_cursor_free(cur(1, size - 10), cur(2, 20), size) ==
+		      size - 30, "%u: distance across the wrap", size);
+		a = asmc_cursor_add(cur(0xFFFF, size - 5), 10, size);
+		CHECK(a.wrap == 0 && a.count == 5 &&
+		      asmc_cursor_dist(cur(0xFFFF, size - 5), a, size) == 10 &&
+		      !asmc_cursor_backwards(cur(0xFFFF, size - 5), a) &&
+		      asmc_cursor_newer(cur(0xFFFF, size - 5), a),
+		      "%u: wrap 65535 rolls over to 0 and still moves forward",
+		      size);
+		CHECK(asmc_cursor_to_end(cur(3, size - 1), size) == 1 &&
+		      asmc_cursor_to_end(cur(3, 0), size) == size &&
+		      asmc_cursor_to_end(cur(3, size), size) == 0,
+		      "%u: bytes to the end of the ring", size);
+		CHECK(asmc_cursor_valid(cur(0, size - 1), size) &&
+		      !asmc_cursor_valid(cur(0, size), size),
+		      "%u: count must stay below the size", size);
+		/* walk the ring in odd steps over several wraps */
+		bad = 0;
+		a = cur(0xFFFE, 0);
+		for (step = 1; step < 3 * size; step = step * 3 + 7) {
+			u32 s = step % (size + 1);
+
+			b = asmc_cursor_add(a, s, size);
+			if (asmc_cursor_dist(a, b, size) != s ||
+			    asmc_cursor_backwards(a, b) ||
+			    asmc_cursor_free(a, b, size) != size - s ||
+			    !asmc_cursor_valid(b, size) ||
+			    (s && !asmc_cursor_newer(a, b)))
+				bad++;
+			a = b;
+		}
+		CHECK(bad == 0, "%u: stepping by 0..size keeps dist/free/newer consistent",
+		      size);
+	}
+
+	size = 65536;
+	a = asmc_cursor_add(cur(1, 10), 3 * size + 5, size);
+	CHECK(a.wrap == 4 && a.count == 15, "adding 3 rings + 5 bytes adds 3 wraps");
+	a = asmc_cursor_add(cur(1, 10), 1000, 0);
+	CHECK(a.wrap == 1 && a.count == 10, "adding with size 0 leaves the cursor");
+	a = asmc_cursor_add(cur(0, 0), 0xFFFFFFFFu, 16384);
+	CHECK(a.wrap == (u16)(0xFFFFFFFFu / 16384) && a.count == 16383,
+	      "adding 4 GiB - 1 in a 16 KiB ring wraps the counter modulo 2^16");
+
+	CHECK(asmc_cursor_backwards(cur(5, 100), cur(5, 99)) &&
+	      !asmc_cursor_newer(cur(5, 100), cur(5, 99)),
+	      "same wrap, smaller count moves backwards");
+	CHECK(asmc_cursor_backwards(cur(5, 100), cur(4, 200)),
+	      "smaller non-zero wrap moves backwards");
+	CHECK(!asmc_cursor_backwards(cur(5, 100), cur(0, 5)),
+	      "wrap 0 is never backwards (Linux's roll-over rule)");
+	CHECK(!asmc_cursor_backwards(cur(5, 100), cur(5, 100)) &&
+	      !asmc_cursor_newer(cur(5, 100), cur(5, 100)),
+	      "an equal cursor is neither backwards nor newer");
+	CHECK(asmc_cursor_newer(cur(5, 100), cur(5, 101)) &&
+	      asmc_cursor_newer(cur(5, 100), cur(6, 0)),
+	      "a larger count or wrap is newer");
+	CHECK(asmc_cursor_dist(cur(5, 100), cur(5, 50), size) == 0,
+	      "distance to a cursor behind in the same wrap is 0");
+	CHECK(asmc_cursor_dist(cur(5, 100), cur(6, 200), size) == size + 100 &&
+	      asmc_cursor_free(cur(5, 100), cur(6, 200), size) == 0,
+	      "an overrun (more than a ring) gives dist > size and no free space");
+	CHECK(asmc_cursor_dist(cur(5, size + 7), cur(6, 3), size) == 3,
+	      "an invalid 'from' count never underflows");
+
+	a = cur(0xBEEF, 0x12345678);
+	CHECK(asmc_cursor_to_u64(a) == 0xBEEF12345678ull &&
+	      asmc_cursor_equal(asmc_cursor_from_u64(asmc_cursor_to_u64(a)), a),
+	      "cursor packs into a u64 and back");
+}
+
+static void test_seq(void)
+{
+	CHECK(asmc_seq_before(1, 2) && !asmc_seq_after(1, 2) &&
+	      asmc_seq_after(2, 1), "seq 1 is before 2");
+	CHECK(asmc_seq_before(0xFFFF, 0) && asmc_seq_after(0, 0xFFFF),
+	      "seq 65535 is before 0 (wrap)");
+	CHECK(asmc_seq_before(0xFFF0, 0x0010) && asmc_seq_after(0x7FFF, 0),
+	      "seq comparison across the wrap and up to half the circle");
+	CHECK(!asmc_seq_before(7, 7) && !asmc_seq_after(7, 7),
+	      "equal seqs are neither before nor after");
+	CHECK(asmc_seq_before(0x8000, 0) && asmc_seq_before(0, 0x8000) &&
+	      !asmc_seq_after(0x8000, 0),
+	      "a distance of exactly 0x8000 counts as older both ways");
+}
+
+int main(void)
+{
+	tap_start("cdc_wire");
+	test_codec();
+	test_cursors();
+	test_seq();
+	return tap_done();
+}
