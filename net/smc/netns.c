@@ -11,11 +11,25 @@ static int __net_init asmc_net_init(struct net *net)
 	struct asmc_net *sn = asmc_net(net);
 
 	asmc_stats_init(&sn->stats);
+	if (asmc_stats_alloc(&sn->stats))
+		return -ENOMEM;
+	asmc_eid_net_init(&sn->eid);
+	asmc_pnet_net_init(&sn->pnet);
+	sn->limit_hs = false;
 	return 0;
+}
+
+static void __net_exit asmc_net_exit(struct net *net)
+{
+	struct asmc_net *sn = asmc_net(net);
+
+	asmc_pnet_net_exit(&sn->pnet);
+	asmc_stats_free(&sn->stats);
 }
 
 static struct pernet_operations asmc_net_ops = {
 	.init	= asmc_net_init,
+	.exit	= asmc_net_exit,
 	.id	= &asmc_net_id,
 	.size	= sizeof(struct asmc_net),
 };

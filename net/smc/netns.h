@@ -1,16 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Per-network-namespace state of the module (counters now; sysctls, EID
- * and pnet tables later), reached through net_generic().
+/* Per-network-namespace state of the module (counters, EID and pnet
+ * tables, handshake limitation; sysctls later), reached through net_generic().
  */
 #ifndef ASMC_NETNS_H
 #define ASMC_NETNS_H
 
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
+#include "eid.h"
+#include "pnet.h"
 #include "stats.h"
 
+/* limit_hs: SMC_NETLINK_ENABLE/DISABLE_HS_LIMITATION; written with
+ * WRITE_ONCE by netlink, read with READ_ONCE by the handshake code.
+ */
 struct asmc_net {
 	struct asmc_stats stats;
+	struct asmc_eid_table eid;
+	struct asmc_pnet_table pnet;
+	bool limit_hs;
 };
 
 extern unsigned int asmc_net_id;
@@ -18,6 +26,11 @@ extern unsigned int asmc_net_id;
 static inline struct asmc_net *asmc_net(const struct net *net)
 {
 	return net_generic(net, asmc_net_id);
+}
+
+static inline struct asmc_stats *asmc_net_stats(const struct net *net)
+{
+	return &asmc_net(net)->stats;
 }
 
 int asmc_netns_init(void);

@@ -1,14 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Per-namespace SMC counters: the fallback reason table (code -> count per
- * role) and handshake error counts, with a text dump for debugfs.
+ * role), handshake errors and per-CPU SMC-R counters, with a debugfs dump.
  */
+#include <linux/percpu.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include "stats.h"
 
 void asmc_stats_init(struct asmc_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	spin_lock_init(&st->lock);
+}
+
+int asmc_stats_alloc(struct asmc_stats *st)
+{
+	st->smcr = alloc_percpu(struct asmc_stats_tech);
+	return st->smcr ? 0 : -ENOMEM;
+}
+
+void asmc_stats_free(struct asmc_stats *st)
+{
+	free_percpu(st->smcr);
+	st->smcr = NULL;
 }
 
 void asmc_stats_fallback(struct asmc_stats *st, bool server, u32 reason)
@@ -41,24 +56,61 @@ void asmc_stats_hs_err(struct asmc_stats *st, bool server)
 	spin_unlock_bh(&st->lock);
 }
 
-void asmc_stats_show(struct seq_file *m, struct asmc_stats *st)
+void asmc_stats_snapshot(struct asmc_stats *st, struct asmc_stats_snap *snap)
 {
-	struct asmc_stats snap;
-	int i;
+	u64 *sum = (u64 *)&snap->smcr;
+	int cpu, i;
 
+	BUILD_BUG_ON(sizeof(struct asmc_stats_tech) % sizeof(u64));
+	memset(snap, 0, sizeof(*snap));
 	spin_lock_bh(&st->lock);
-	snap = *st;
+	memcpy(snap->fback, st->fback, sizeof(snap->fback));
+	memcpy(snap->fback_total, st->fback_total, sizeof(snap->fback_total));
+	memcpy(snap->fback_unrecorded, st->fback_unrecorded,
+	       sizeof(snap->fback_unrecorded));
+	memcpy(snap->hs_err, st->hs_err, sizeof(snap->hs_err));
 	spin_unlock_bh(&st->lock);
 
+	for_each_possible_cpu(cpu) {
+		const u64 *c = (const u64 *)per_cpu_ptr(st->smcr, cpu);
+
+		for (i = 0; i < sizeof(snap->smcr) / sizeof(u64); i++)
+			sum[i] += READ_ONCE(c[i]);
+	}
+}
+
+void asmc_stats_show(struct seq_file *m, struct asmc_stats *st)
+{
+	struct asmc_stats_snap *snap;
+	struct asmc_stats_tech *r;
+	int i;
+
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return;
+	asmc_stats_snapshot(st, snap);
+	r = &snap->smcr;
+
 	seq_printf(m, "fallback_server %llu\n",
-		   snap.fback_total[ASMC_STAT_SERVER]);
+		   snap->fback_total[ASMC_STAT_SERVER]);
 	seq_printf(m, "fallback_client %llu\n",
-		   snap.fback_total[ASMC_STAT_CLIENT]);
-	seq_printf(m, "hs_err_server %llu\n", snap.hs_err[ASMC_STAT_SERVER]);
-	seq_printf(m, "hs_err_client %llu\n", snap.hs_err[ASMC_STAT_CLIENT]);
-	for (i = 0; i < ASMC_FBACK_RSN_MAX && snap.fback[i].code; i++)
+		   snap->fback_total[ASMC_STAT_CLIENT]);
+	seq_printf(m, "hs_err_server %llu\n", snap->hs_err[ASMC_STAT_SERVER]);
+	seq_printf(m, "hs_err_client %llu\n", snap->hs_err[ASMC_STAT_CLIENT]);
+	for (i = 0; i < ASMC_FBACK_RSN_MAX && snap->fback[i].code; i++)
 		seq_printf(m, "fallback_reason 0x%08x server %llu client %llu\n",
-			   snap.fback[i].code,
-			   snap.fback[i].count[ASMC_STAT_SERVER],
-			   snap.fback[i].count[ASMC_STAT_CLIENT]);
+			   snap->fback[i].code,
+			   snap->fback[i].count[ASMC_STAT_SERVER],
+			   snap->fback[i].count[ASMC_STAT_CLIENT]);
+	seq_printf(m, "smcr_conn_server v1 %llu v2 %llu\n",
+		   r->conn_ok[ASMC_STAT_SERVER][ASMC_STAT_V1],
+		   r->conn_ok[ASMC_STAT_SERVER][ASMC_STAT_V2]);
+	seq_printf(m, "smcr_conn_client v1 %llu v2 %llu\n",
+		   r->conn_ok[ASMC_STAT_CLIENT][ASMC_STAT_V1],
+		   r->conn_ok[ASMC_STAT_CLIENT][ASMC_STAT_V2]);
+	seq_printf(m, "smcr_tx bytes %llu calls %llu\n",
+		   r->bytes[ASMC_STAT_TX], r->calls[ASMC_STAT_TX]);
+	seq_printf(m, "smcr_rx bytes %llu calls %llu\n",
+		   r->bytes[ASMC_STAT_RX], r->calls[ASMC_STAT_RX]);
+	kfree(snap);
 }
