@@ -9,9 +9,19 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
+#include <linux/utsname.h>
+#include <net/route.h>
 #include <net/sock.h>
 #include "clc.h"
 #include "clc_wire.h"
+#include "debug.h"
+#include "eid.h"
+#include "ib.h"
+#include "lgr.h"
+#include "llc.h"
+#include "netns.h"
+
+static int __asmc_clc_send(struct asmc_sock *smc, const void *buf, size_t len);
 
 /* System identity in CLC: 2-byte instance number chosen at load, then the
  * MAC of the first RoCE port (none yet: zero).
@@ -23,8 +33,101 @@ void asmc_clc_init(void)
 	get_random_bytes(asmc_system_peer_id, 2);
 }
 
-static int asmc_clc_send(struct asmc_sock *smc, const void *buf, size_t len)
+/* Test hook (debugfs smc/clc_inject): mutate the next CLC message of one
+ * type this host sends (byte patches, a shorter send), so the selftests
+ * can feed malformed messages to a peer through the real handshake.
+ */
+#define ASMC_INJ_PATCHES	8
+
+static struct {
+	spinlock_t lock;
+	u8 type;		/* 0: nothing armed */
+	int n;
+	u16 off[ASMC_INJ_PATCHES];
+	u8 val[ASMC_INJ_PATCHES];
+	int trunc;		/* send only this many bytes, 0: all */
+} asmc_inj = { .lock = __SPIN_LOCK_UNLOCKED(asmc_inj.lock) };
+
+/* "TYPE [OFF=VAL]... [trunc=N]", TYPE 1..4 (proposal..decline). */
+int asmc_clc_inject_set(char *spec)
 {
+	char *tok, *eq;
+	unsigned long v, o;
+	u8 type;
+	int rc;
+
+	tok = strsep(&spec, " \n");
+	if (!tok || kstrtou8(tok, 0, &type) || type < 1 || type > 4)
+		return -EINVAL;
+	spin_lock_bh(&asmc_inj.lock);
+	asmc_inj.type = 0;
+	asmc_inj.n = 0;
+	asmc_inj.trunc = 0;
+	while ((tok = strsep(&spec, " \n"))) {
+		if (!*tok)
+			continue;
+		eq = strchr(tok, '=');
+		rc = -EINVAL;
+		if (!eq)
+			goto bad;
+		*eq = 0;
+		if (kstrtoul(eq + 1, 0, &v))
+			goto bad;
+		if (!strcmp(tok, "trunc")) {
+			asmc_inj.trunc = v;
+			continue;
+		}
+		if (kstrtoul(tok, 0, &o) || o >= ASMC_CLC_MAX_LEN || v > 255 ||
+		    asmc_inj.n >= ASMC_INJ_PATCHES)
+			goto bad;
+		asmc_inj.off[asmc_inj.n] = o;
+		asmc_inj.val[asmc_inj.n++] = v;
+	}
+	asmc_inj.type = type;
+	spin_unlock_bh(&asmc_inj.lock);
+	return 0;
+bad:
+	spin_unlock_bh(&asmc_inj.lock);
+	return rc;
+}
+
+/* Apply an armed injection to @buf (a copy we may change); new length. */
+static size_t asmc_clc_inject(u8 *buf, size_t len)
+{
+	int i;
+
+	spin_lock_bh(&asmc_inj.lock);
+	if (asmc_inj.type != buf[4]) {
+		spin_unlock_bh(&asmc_inj.lock);
+		return len;
+	}
+	for (i = 0; i < asmc_inj.n; i++)
+		if (asmc_inj.off[i] < len)
+			buf[asmc_inj.off[i]] = asmc_inj.val[i];
+	if (asmc_inj.trunc && asmc_inj.trunc < len)
+		len = asmc_inj.trunc;
+	asmc_inj.type = 0;	/* once */
+	spin_unlock_bh(&asmc_inj.lock);
+	pr_info("CLC message type %u sent altered for a test\n", buf[4]);
+	return len;
+}
+
+static int asmc_clc_send(struct asmc_sock *smc, const void *msg, size_t len)
+{
+	u8 buf[ASMC_CLC_MAX_LEN];
+
+	if (unlikely(READ_ONCE(asmc_inj.type)) && len <= sizeof(buf)) {
+		memcpy(buf, msg, len);
+		len = asmc_clc_inject(buf, len);
+		msg = buf;
+	}
+	return __asmc_clc_send(smc, msg, len);
+}
+
+static int __asmc_clc_send(struct asmc_sock *smc, const void *buf, size_t len)
+{
+	pr_debug("sock %p: CLC type %u sent (%zu bytes)\n", smc,
+		 ((const u8 *)buf)[4], len);
 	/* a fresh connection has room for a CLC message: never sleep */
 	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
 	struct kvec vec = { .iov_base = (void *)buf, .iov_len = len };
@@ -36,17 +139,31 @@ static int asmc_clc_send(struct asmc_sock *smc, const void *buf, size_t len)
 	return rc == len ? 0 : -EPIPE;
 }
 
-static int asmc_clc_send_decline(struct asmc_sock *smc, u32 reason,
-				 u8 version)
+static int __asmc_clc_send_decline(struct asmc_sock *smc, u32 reason,
+				   u8 version, bool out_of_sync)
 {
 	u8 buf[ASMC_CLC_DECL_LEN_V2];
 	size_t len;
 
 	len = asmc_clc_decline_build(buf, sizeof(buf), asmc_system_peer_id,
-				     reason, version, false);
+				     reason, version, out_of_sync);
 	pr_debug("sock %p sends CLC decline 0x%08x v%u\n", smc, reason,
 		 version);
 	return asmc_clc_send(smc, buf, len);
+}
+
+static int asmc_clc_send_decline(struct asmc_sock *smc, u32 reason,
+				 u8 version)
+{
+	return __asmc_clc_send_decline(smc, reason, version, false);
+}
+
+/* The peers disagree about a link group: the receiver of this Decline
+ * ends the group it offered.
+ */
+static int asmc_clc_send_decline_sync(struct asmc_sock *smc, u8 version)
+{
+	return __asmc_clc_send_decline(smc, ASMC_DECL_SYNCERR, version, true);
 }
 
 /* Read exactly @len bytes before @deadline (jiffies). */
@@ -84,8 +201,11 @@ static int asmc_clc_recv(struct asmc_sock *smc, u8 *buf, u8 expect,
 	int rc;
 
 	rc = asmc_clc_read(smc, buf, ASMC_CLC_HDR_LEN, deadline);
-	if (rc)
+	if (rc) {
+		pr_debug("sock %p: no CLC message (type %u awaited): %d\n", smc,
+			 expect, rc);
 		return rc;
+	}
 	if (asmc_clc_hdr_parse(buf, ASMC_CLC_HDR_LEN, hdr))
 		return -EPROTO;
 	if (hdr->type != expect && hdr->type != ASMC_CLC_DECLINE)
@@ -97,6 +217,8 @@ static int asmc_clc_recv(struct asmc_sock *smc, u8 *buf, u8 expect,
 	if (hdr->type != ASMC_CLC_DECLINE &&
 	    !asmc_clc_trailer_ok(buf, hdr->length))
 		return -EPROTO;
+	pr_debug("sock %p: CLC type %u received (%u bytes)\n", smc, hdr->type,
+		 hdr->length);
 	return hdr->type;
 }
 
@@ -112,26 +234,341 @@ static int asmc_clc_take_decline(const u8 *buf, const struct asmc_clc_hdr *hdr,
 	return 0;
 }
 
-/* Client side. Without a usable RDMA device the client declines before
- * proposing and both ends continue as TCP.
- * Returns 0 with res->reason set (fallback) or a negative error.
+/* ---- SMC-R ------------------------------------------------------------- */
+
+/* Receive buffer size: half of the socket's receive buffer, as the socket
+ * API promises twice the payload room; 16 KiB .. 512 KiB.
+ */
+static u32 asmc_clc_rmb_want(struct asmc_sock *smc)
+{
+	return clamp_t(u32, READ_ONCE(smc->sk.sk_rcvbuf) / 2, 16384, 524288);
+}
+
+static u32 asmc_clc_sndbuf_want(struct asmc_sock *smc)
+{
+	return clamp_t(u32, READ_ONCE(smc->sk.sk_sndbuf) / 2, 16384, 524288);
+}
+
+/* Get both buffers of the connection from its link group. */
+static int asmc_clc_bufs(struct asmc_sock *smc)
+{
+	struct asmc_conn *conn = &smc->conn;
+	bool reused;
+
+	conn->rmb = asmc_buf_get(conn->lgr, true, asmc_clc_rmb_want(smc),
+				 &reused);
+	conn->sndbuf = asmc_buf_get(conn->lgr, false,
+				    asmc_clc_sndbuf_want(smc), &reused);
+	if (!conn->rmb || !conn->sndbuf)
+		return -ENOMEM;
+	conn->rmbe_size = conn->rmb->size;
+	conn->sndbuf_size = conn->sndbuf->size;
+	return 0;
+}
+
+/* Undo a failed attach: buffers back, connection out of its group. */
+static void asmc_clc_detach(struct asmc_sock *smc, struct asmc_lgr_ref *ref)
+{
+	asmc_lgr_leave(smc);
+	asmc_lgr_setup_done(ref, false);
+}
+
+/* Fill an Accept/Confirm describing our side of the connection. */
+static void asmc_clc_fill_accept(struct asmc_sock *smc, struct asmc_link *lnk,
+				 struct asmc_clc_accept *a, u8 type,
+				 bool first_contact, const u8 *eid)
+{
+	struct asmc_conn *conn = &smc->conn;
+	struct ib_mr *mr = conn->rmb->mr[0];
+
+	memset(a, 0, sizeof(*a));
+	a->type = type;
+	a->version = 2;
+	a->first_contact = first_contact;
+	memcpy(a->peer_id, asmc_system_peer_id, 8);
+	memcpy(a->gid, lnk->sel.gid, 16);
+	memcpy(a->mac, lnk->sel.mac, ETH_ALEN);
+	a->qpn = lnk->qp->qp_num;
+	a->rkey = mr->rkey;
+	a->rmbe_idx = 1;
+	a->token = conn->token;
+	a->rmbe_size = asmc_rmbe_size_to_code(conn->rmbe_size, 5);
+	a->mtu = lnk->path_mtu;
+	a->rmb_addr = mr->iova;
+	a->psn = lnk->psn;
+	memcpy(a->eid, eid, ASMC_EID_LEN);
+	if (first_contact) {
+		a->v2_direct = lnk->v2_direct;
+		a->os_type = ASMC_OS_LINUX;
+		memset(a->hostname, ' ', sizeof(a->hostname));
+		memcpy(a->hostname, utsname()->nodename,
+		       min_t(size_t, strlen(utsname()->nodename),
+			     sizeof(a->hostname)));
+		if (type == ASMC_CLC_CONFIRM) {
+			a->n_gids = 1;
+			memcpy(a->gids[0], lnk->sel.gid, 16);
+		}
+	}
+}
+
+static int asmc_clc_send_accept(struct asmc_sock *smc,
+				const struct asmc_clc_accept *a)
+{
+	u8 buf[ASMC_CLC_MAX_LEN];
+	int len;
+
+	len = asmc_clc_accept_build(buf, sizeof(buf), a);
+	if (len < 0)
+		return len;
+	return asmc_clc_send(smc, buf, len);
+}
+
+/* What the peer told us about its side of the connection. */
+static int asmc_clc_take_peer(struct asmc_sock *smc,
+			      const struct asmc_clc_accept *a)
+{
+	struct asmc_conn *conn = &smc->conn;
+
+	u32 size = asmc_rmbe_code_to_size(a->rmbe_size);
+
+	if (a->rmbe_idx != 1 || !a->token)
+		return -EPROTO;
+	if (size < 16384 || size > (1u << 20))
+		return -EPROTO;		/* absurd buffer sizes are refused */
+	/* CDCs of this connection may already be arriving */
+	spin_lock_bh(&conn->lock);
+	conn->peer_token = a->token;
+	conn->peer_rkey = a->rkey;
+	conn->peer_rmb_addr = a->rmb_addr;
+	conn->peer_rmbe_size = size;
+	spin_unlock_bh(&conn->lock);
+	return 0;
+}
+
+/* Is the peer's IPv4 address (in its v2 GID) reachable without a router? */
+static bool asmc_clc_direct(struct sock *clcsk, const u8 *gid)
+{
+	struct rtable *rt;
+	struct flowi4 fl4 = {};
+	__be32 daddr;
+	bool direct;
+
+	memcpy(&daddr, gid + 12, 4);
+	fl4.daddr = daddr;
+	fl4.saddr = inet_sk(clcsk)->inet_saddr;
+	fl4.flowi4_oif = clcsk->sk_bound_dev_if;
+	rt = ip_route_output_key(sock_net(clcsk), &fl4);
+	if (IS_ERR(rt))
+		return false;
+	direct = !rt->rt_uses_gateway;
+	ip_rt_put(rt);
+	return direct;
+}
+
+static int asmc_clc_peer_link(struct asmc_link *lnk,
+			      const struct asmc_clc_accept *a, u8 local_mtu)
+{
+	memcpy(lnk->peer_gid, a->gid, 16);
+	memcpy(lnk->peer_mac, a->mac, ETH_ALEN);
+	lnk->peer_qpn = a->qpn;
+	lnk->peer_psn = a->psn;
+	if (!a->mtu)
+		return -EPROTO;
+	lnk->path_mtu = min_t(u8, local_mtu, a->mtu);
+	return 0;
+}
+
+/* The connection is ready for data: SMC-R mode. */
+static void asmc_clc_smc_ready(struct asmc_sock *smc)
+{
+	struct asmc_conn *conn = &smc->conn;
+
+	conn->rx_cons_sent = 0;
+	smc->smc_mode = true;
+	asmc_stats_conn_ok(sock_net(&smc->sk), smc->role == ASMC_ROLE_SERVER,
+			   true);
+	asmc_stats_rmb_size(sock_net(&smc->sk), false, conn->rmbe_size);
+	asmc_stats_rmb_size(sock_net(&smc->sk), true, conn->sndbuf_size);
+	asmc_obj_created(ASMC_OBJ_CONN, conn);
+}
+
+/* Client side of the handshake. Returns 1 when the connection runs over
+ * SMC-R, 0 with res->reason set for a TCP fallback (a Decline was sent or
+ * received), or a negative error (the connection fails).
  */
 int asmc_clc_client_handshake(struct asmc_sock *smc,
 			      struct asmc_hs_result *res)
 {
-	res->reason = ASMC_DECL_NOSMCDEV;
+	struct sock *clcsk = smc->clcsock->sk;
+	struct net *net = sock_net(&smc->sk);
+	u8 eids[ASMC_CLC_MAX_UEID_RX][ASMC_EID_LEN];
+	struct asmc_clc_proposal prop = {};
+	struct asmc_lgr_ref ref = {};
+	struct asmc_clc_accept acc, cfm;
+	struct asmc_ibsel sel = {};
+	struct asmc_clc_hdr hdr;
+	struct asmc_link *lnk;
+	u8 version = 1, *buf;
+	u32 reason = 0;
+	int rc, n;
+
 	res->peer_diag = 0;
-	return asmc_clc_send_decline(smc, ASMC_DECL_NOSMCDEV, 1);
+	if (asmc_ib_select_v2(clcsk, &sel)) {
+		reason = ASMC_DECL_NOSMCDEV;
+		goto decline;
+	}
+	n = asmc_ueid_copy(net, eids, SMC_MAX_UEID);
+	if (n <= 0) {
+		/* SMC-R v2 needs a user EID on both hosts */
+		reason = ASMC_DECL_NOUEID;
+		goto decline;
+	}
+	buf = kmalloc(ASMC_CLC_MAX_LEN, GFP_KERNEL);
+	if (!buf) {
+		reason = ASMC_DECL_MEM;
+		goto decline;
+	}
+
+	prop.version = 2;
+	prop.v1_path = ASMC_PATH_NONE;
+	prop.v2_path = ASMC_PATH_R;
+	memcpy(asmc_system_peer_id + 2, sel.mac, ETH_ALEN);
+	memcpy(prop.peer_id, asmc_system_peer_id, 8);
+	prop.n_ueid = n;
+	prop.ueids = &eids[0][0];
+	memcpy(prop.roce_v2_gid, sel.gid, 16);
+	rc = asmc_clc_proposal_build(buf, ASMC_CLC_MAX_LEN, &prop);
+	if (rc > 0)
+		rc = asmc_clc_send(smc, buf, rc);
+	if (rc)
+		goto out_free;
+
+	rc = asmc_clc_recv(smc, buf, ASMC_CLC_ACCEPT, &hdr);
+	if (rc < 0)
+		goto out_free;
+	if (rc == ASMC_CLC_DECLINE) {
+		rc = asmc_clc_take_decline(buf, &hdr, res);
+		goto out_free;
+	}
+	version = 2;
+	rc = asmc_clc_accept_parse(buf, hdr.length, &acc);
+	if (rc)
+		goto out_free;
+	if (acc.smcd || acc.version < 2) {
+		reason = ASMC_DECL_MODEUNSUPP;
+		goto decline_free;
+	}
+	if (!asmc_ueid_match(net, acc.eid, acc.eid)) {
+		reason = ASMC_DECL_NOUEID;
+		goto decline_free;
+	}
+
+	rc = asmc_lgr_client_attach(smc, acc.peer_id, acc.gid, acc.qpn, 2,
+				    acc.first_contact, &sel, &ref);
+	if (rc == -ENOENT) {
+		/* the server reused a group we do not have */
+		kfree(buf);
+		asmc_ibsel_put(&sel);
+		res->reason = ASMC_DECL_SYNCERR;
+		return asmc_clc_send_decline_sync(smc, version);
+	}
+	if (rc) {
+		reason = rc == -ENOMEM ? ASMC_DECL_MEM : ASMC_DECL_INTERR;
+		goto decline_free;
+	}
+	lnk = ref.link;
+	if (ref.first_contact) {
+		lnk->v2_direct = acc.v2_direct ||
+				 asmc_clc_direct(clcsk, acc.gid);
+		rc = asmc_clc_peer_link(lnk, &acc, lnk->sel.mtu);
+		if (!rc)
+			rc = asmc_link_rtr(lnk);
+		if (rc) {
+			reason = ASMC_DECL_ERR_RDYLNK;
+			goto decline_detach;
+		}
+	}
+	rc = asmc_clc_take_peer(smc, &acc);
+	if (rc)
+		goto abort_detach;
+	if (asmc_clc_bufs(smc)) {
+		reason = ASMC_DECL_MEM;
+		goto decline_detach;
+	}
+	if (!ref.first_contact) {
+		if (asmc_buf_register(smc->conn.rmb, lnk) ||
+		    asmc_llc_confirm_rkey(lnk, smc->conn.rmb)) {
+			reason = ASMC_DECL_ERR_RTOK;
+			goto decline_detach;
+		}
+	}
+
+	asmc_clc_fill_accept(smc, lnk, &cfm, ASMC_CLC_CONFIRM,
+			     ref.first_contact, acc.eid);
+	rc = asmc_clc_send_accept(smc, &cfm);
+	if (rc)
+		goto abort_detach;
+	if (ref.first_contact) {
+		rc = asmc_llc_client_confirm_link(lnk, smc->conn.rmb);
+		if (rc > 0) {
+			reason = rc;
+			goto decline_detach;
+		}
+		if (rc)
+			goto abort_detach;
+		asmc_lgr_setup_done(&ref, true);
+	}
+	kfree(buf);
+	asmc_clc_smc_ready(smc);
+	return 1;
+
+abort_detach:
+	asmc_clc_detach(smc, &ref);
+	rc = rc < 0 ? rc : -EPROTO;
+	goto out_free;
+decline_detach:
+	asmc_clc_detach(smc, &ref);
+decline_free:
+	kfree(buf);
+decline:
+	asmc_ibsel_put(&sel);
+	res->reason = reason;
+	return asmc_clc_send_decline(smc, reason, version);
+out_free:
+	kfree(buf);
+	asmc_ibsel_put(&sel);
+	return rc;
 }
 
-/* Server side: wait for the Proposal (or a Decline) and answer it.
- * Returns 0 with res->reason set (fallback) or a negative error.
+/* Pick the first proposed user EID that we have too. */
+static bool asmc_clc_match_ueid(struct net *net,
+				const struct asmc_clc_proposal *p, u8 *eid)
+{
+	int i;
+
+	for (i = 0; i < p->n_ueid; i++)
+		if (asmc_ueid_match(net, p->ueids + i * ASMC_EID_LEN, eid))
+			return true;
+	return false;
+}
+
+/* Server side: wait for the Proposal (or a Decline) and answer it. Returns
+ * 1 for SMC-R, 0 with res->reason set for a fallback, or a negative error.
  */
 int asmc_clc_server_handshake(struct asmc_sock *smc,
 			      struct asmc_hs_result *res)
 {
+	struct sock *clcsk = smc->clcsock->sk;
+	struct net *net = sock_net(&smc->sk);
 	struct asmc_clc_proposal prop;
+	struct asmc_lgr_ref ref = {};
+	struct asmc_clc_accept acc, cfm;
+	struct asmc_ibsel sel = {};
 	struct asmc_clc_hdr hdr;
+	struct asmc_link *lnk;
+	u8 eid[ASMC_EID_LEN];
+	u32 reason = 0;
+	u8 version = 1;
 	u8 *buf;
 	int rc;
 
@@ -150,10 +587,102 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 	rc = asmc_clc_proposal_parse(buf, hdr.length, &prop);
 	if (rc)
 		goto out;
-	/* no RDMA device support yet */
-	res->reason = ASMC_DECL_NOSMCDEV;
-	rc = asmc_clc_send_decline(smc, ASMC_DECL_NOSMCDEV,
-				   prop.version >= 2 ? 2 : 1);
+	version = prop.version >= 2 ? 2 : 1;
+
+	/* only SMC-R v2 so far (Soft-RoCE has no RoCE v1 GIDs) */
+	if (version < 2 || !asmc_path_has_r(prop.v2_path)) {
+		reason = ASMC_DECL_NOSMCRDEV;
+		goto decline;
+	}
+	if (!prop.n_ueid || !asmc_clc_match_ueid(net, &prop, eid)) {
+		reason = ASMC_DECL_NOUEID;
+		goto decline;
+	}
+	if (asmc_ib_select_v2(clcsk, &sel)) {
+		reason = ASMC_DECL_NOSMCRDEV;
+		goto decline;
+	}
+	rc = asmc_lgr_server_attach(smc, prop.peer_id, prop.roce_v2_gid, 2,
+				    &sel, &ref);
+	if (rc) {
+		reason = rc == -ENOMEM ? ASMC_DECL_MEM : ASMC_DECL_INTERR;
+		goto decline_sel;
+	}
+	lnk = ref.link;
+	if (ref.first_contact)
+		lnk->v2_direct = asmc_clc_direct(clcsk, prop.roce_v2_gid);
+	if (asmc_clc_bufs(smc)) {
+		reason = ASMC_DECL_MEM;
+		goto decline_detach;
+	}
+	if (!ref.first_contact &&
+	    (asmc_buf_register(smc->conn.rmb, lnk) ||
+	     asmc_llc_confirm_rkey(lnk, smc->conn.rmb))) {
+		reason = ASMC_DECL_ERR_RTOK;
+		goto decline_detach;
+	}
+
+	asmc_clc_fill_accept(smc, lnk, &acc, ASMC_CLC_ACCEPT,
+			     ref.first_contact, eid);
+	rc = asmc_clc_send_accept(smc, &acc);
+	if (rc)
+		goto abort_detach;
+	rc = asmc_clc_recv(smc, buf, ASMC_CLC_CONFIRM, &hdr);
+	if (rc < 0)
+		goto abort_detach;
+	if (rc == ASMC_CLC_DECLINE) {
+		rc = asmc_clc_take_decline(buf, &hdr, res);
+		asmc_clc_detach(smc, &ref);
+		asmc_ibsel_put(&sel);
+		goto out;
+	}
+	rc = asmc_clc_accept_parse(buf, hdr.length, &cfm);
+	if (!rc && (cfm.smcd || cfm.version < 2))
+		rc = -EPROTO;
+	if (!rc)
+		rc = asmc_clc_take_peer(smc, &cfm);
+	if (rc)
+		goto abort_detach;
+	if (ref.first_contact) {
+		rc = asmc_clc_peer_link(lnk, &cfm, lnk->sel.mtu);
+		if (!rc)
+			rc = asmc_link_rtr(lnk);
+		if (!rc)
+			rc = asmc_link_rts(lnk);
+		if (rc) {
+			reason = ASMC_DECL_ERR_RDYLNK;
+			goto decline_detach;
+		}
+		if (asmc_buf_register(smc->conn.rmb, lnk)) {
+			reason = ASMC_DECL_ERR_REGBUF;
+			goto decline_detach;
+		}
+		rc = asmc_llc_server_confirm_link(lnk);
+		if (rc > 0) {
+			reason = rc;
+			goto decline_detach;
+		}
+		if (rc)
+			goto abort_detach;
+		asmc_lgr_setup_done(&ref, true);
+	}
+	asmc_ibsel_put(&sel);
+	kfree(buf);
+	asmc_clc_smc_ready(smc);
+	return 1;
+
+abort_detach:
+	asmc_clc_detach(smc, &ref);
+	asmc_ibsel_put(&sel);
+	rc = rc < 0 ? rc : -EPROTO;
+	goto out;
+decline_detach:
+	asmc_clc_detach(smc, &ref);
+decline_sel:
+	asmc_ibsel_put(&sel);
+decline:
+	res->reason = reason;
+	rc = asmc_clc_send_decline(smc, reason, version);
 out:
 	kfree(buf);
 	return rc;

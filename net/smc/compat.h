@@ -22,5 +22,13 @@
 #define ASMC_SENDPAGE_OP(fn)
 #endif
 
+/* An iov_iter that fills a pipe (splice from a socket). ITER_PIPE went
+ * away in 6.5, where splice_read gets copy_splice_read() instead.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#define asmc_iov_iter_pipe(iter, pipe, len) \
+	iov_iter_pipe((iter), ITER_DEST, (pipe), (len))
+#endif
+
 #endif /* __KERNEL__ */
 #endif /* ASMC_COMPAT_H */

@@ -43,14 +43,9 @@ int asmc_connect_wait(struct asmc_sock *smc, long *timeo)
 	sock_owned_by_me(sk);
 	add_wait_queue(sk_sleep(sk), &wait);
 	while (smc->connect_pending) {
-		if (!*timeo) {
-			rc = -EAGAIN;
+		rc = asmc_wait_allowed(*timeo);
+		if (rc)
 			break;
-		}
-		if (signal_pending(current)) {
-			rc = sock_intr_errno(*timeo);
-			break;
-		}
 		sk_wait_event(sk, timeo, !smc->connect_pending, &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
@@ -88,11 +83,7 @@ static void asmc_connect_abort_tcp(struct asmc_sock *smc, int err)
 
 static void asmc_connect_established(struct asmc_sock *smc)
 {
-	struct socket *sock = smc->sk.sk_socket;
-
 	asmc_sock_set_state(smc, ASMC_ACTIVE);
-	if (sock)
-		sock->state = SS_CONNECTED;
 	asmc_connect_settled(smc);
 }
 
@@ -127,6 +118,7 @@ void asmc_connect_work(struct work_struct *work)
 	 * and release() wakes us by shutting clcsock down.
 	 */
 	release_sock(sk);
+	pr_debug("sock %p: TCP connected, CLC handshake\n", smc);
 	rc = asmc_clc_client_handshake(smc, &res);
 	lock_sock(sk);
 	if (sock_flag(sk, SOCK_DEAD))
@@ -135,7 +127,8 @@ void asmc_connect_work(struct work_struct *work)
 		asmc_connect_abort_tcp(smc, -rc);
 		goto out;
 	}
-	asmc_fallback_switch(smc, res.reason, res.peer_diag);
+	if (!rc)	/* declined by one side: TCP it is */
+		asmc_fallback_switch(smc, res.reason, res.peer_diag);
 	asmc_connect_established(smc);
 out:
 	release_sock(sk);
@@ -162,6 +155,7 @@ static int asmc_connect_result(struct asmc_sock *smc)
 
 	if (smc->sk.sk_state == ASMC_ACTIVE) {
 		clcsock->state = SS_CONNECTED;
+		smc->sk.sk_socket->state = SS_CONNECTED;
 		return 0;
 	}
 	rc = sock_error(&smc->sk);
@@ -194,7 +188,15 @@ int asmc_connect(struct socket *sock, struct sockaddr *addr, int alen,
 		return asmc_fb_connect(smc, addr, alen, flags);
 	}
 	if (sk->sk_state == ASMC_ACTIVE) {
-		rc = -EISCONN;
+		/* as TCP: the first call after a non-blocking connect
+		 * completed reports success, later ones EISCONN
+		 */
+		if (sock->state == SS_CONNECTING) {
+			sock->state = SS_CONNECTED;
+			rc = 0;
+		} else {
+			rc = -EISCONN;
+		}
 		goto out;
 	}
 	if (!smc->connect_pending) {

@@ -7,6 +7,8 @@
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include "debug.h"
+#include "clc.h"
+#include "lgr.h"
 #include "netns.h"
 #include "socket.h"
 
@@ -16,6 +18,11 @@ const char *const asmc_obj_names[ASMC_OBJ_MAX] = {
 	[ASMC_OBJ_SOCK]		= "sock",
 	[ASMC_OBJ_CLCSOCK]	= "clcsock",
 	[ASMC_OBJ_WORK]		= "work",
+	[ASMC_OBJ_IBDEV]	= "ibdev",
+	[ASMC_OBJ_LGR]		= "lgr",
+	[ASMC_OBJ_LINK]		= "link",
+	[ASMC_OBJ_BUF]		= "buf",
+	[ASMC_OBJ_CONN]		= "conn",
 };
 
 static struct dentry *asmc_debugfs_dir;
@@ -54,6 +61,40 @@ static int stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
 
+/* Any write frees idle link groups now instead of after 600 s (tests). */
+static ssize_t flush_idle_write(struct file *file, const char __user *buf,
+				size_t len, loff_t *ppos)
+{
+	asmc_lgr_flush_idle();
+	return len;
+}
+
+/* Arm a one-shot change of the next CLC message of a type (tests). */
+static ssize_t clc_inject_write(struct file *file, const char __user *ubuf,
+				size_t len, loff_t *ppos)
+{
+	char buf[256];
+	int rc;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = 0;
+	rc = asmc_clc_inject_set(buf);
+	return rc ? rc : len;
+}
+
+static const struct file_operations clc_inject_fops = {
+	.owner	= THIS_MODULE,
+	.write	= clc_inject_write,
+};
+
+static const struct file_operations flush_idle_fops = {
+	.owner	= THIS_MODULE,
+	.write	= flush_idle_write,
+};
+
 int asmc_debugfs_init(void)
 {
 	asmc_debugfs_dir = debugfs_create_dir("smc", NULL);
@@ -63,6 +104,10 @@ int asmc_debugfs_init(void)
 			    &sockets_fops);
 	debugfs_create_file("stats", 0444, asmc_debugfs_dir, NULL,
 			    &stats_fops);
+	debugfs_create_file("flush_idle", 0200, asmc_debugfs_dir, NULL,
+			    &flush_idle_fops);
+	debugfs_create_file("clc_inject", 0200, asmc_debugfs_dir, NULL,
+			    &clc_inject_fops);
 	return 0;
 }
 

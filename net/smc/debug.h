@@ -12,6 +12,11 @@ enum asmc_obj {
 	ASMC_OBJ_SOCK,		/* struct asmc_sock */
 	ASMC_OBJ_CLCSOCK,	/* internal TCP socket */
 	ASMC_OBJ_WORK,		/* queued handshake/accept work items */
+	ASMC_OBJ_IBDEV,		/* struct asmc_ibdev (lives while the device does) */
+	ASMC_OBJ_LGR,		/* link group */
+	ASMC_OBJ_LINK,		/* link: QP, CQs, control buffers */
+	ASMC_OBJ_BUF,		/* RMB or send buffer */
+	ASMC_OBJ_CONN,		/* SMC-R connection state of a socket */
 	ASMC_OBJ_MAX
 };
 

@@ -141,9 +141,10 @@ static void asmc_slot_give(struct asmc_sock *lsmc, struct asmc_sock *child)
 /* Reset the TCP connection and free a child nobody will accept. */
 static void asmc_child_drop(struct asmc_sock *child, int err)
 {
-	if (child->clcsock)
+	/* an SMC-R child is aborted with a CDC, a TCP one by RST */
+	if (child->clcsock && !child->smc_mode)
 		tcp_abort(child->clcsock->sk, err);
-	asmc_sock_kill(child);
+	asmc_sock_kill(child, true);
 }
 
 /* A settled child: into the accept queue, or dropped when the listener
@@ -182,6 +183,7 @@ static void asmc_listen_hs_work(struct work_struct *work)
 	int rc;
 
 	/* nobody else knows the child yet: CLC I/O without its lock */
+	pr_debug("sock %p: server handshake\n", child);
 	rc = asmc_clc_server_handshake(child, &res);
 	child->listener = NULL;
 	asmc_obj_destroyed(ASMC_OBJ_WORK, work);
@@ -196,7 +198,8 @@ static void asmc_listen_hs_work(struct work_struct *work)
 		asmc_child_drop(child, -rc);
 	} else {
 		lock_sock(sk);
-		asmc_fallback_switch(child, res.reason, res.peer_diag);
+		if (!rc)
+			asmc_fallback_switch(child, res.reason, res.peer_diag);
 		asmc_sock_set_state(child, ASMC_ACTIVE);
 		release_sock(sk);
 		asmc_child_ready(lsmc, child, true);
@@ -309,14 +312,9 @@ int asmc_accept(struct socket *sock, struct socket *newsock, int flags,
 	timeo = sock_rcvtimeo(lsk, flags & O_NONBLOCK);
 	add_wait_queue_exclusive(sk_sleep(lsk), &wait);
 	while (!(child = asmc_accept_dequeue(lsmc))) {
-		if (!timeo) {
-			rc = -EAGAIN;
+		rc = asmc_wait_allowed(timeo);
+		if (rc)
 			break;
-		}
-		if (signal_pending(current)) {
-			rc = sock_intr_errno(timeo);
-			break;
-		}
 		sk_wait_event(lsk, &timeo, !list_empty(&lsmc->accept_q) ||
 			      lsk->sk_state != ASMC_LISTEN, &wait);
 		if (lsk->sk_state != ASMC_LISTEN) {

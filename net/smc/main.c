@@ -11,6 +11,9 @@
 #include <smc/version.h>
 #include "clc.h"
 #include "debug.h"
+#include "ib.h"
+#include "lgr.h"
+#include "netlink.h"
 #include "netns.h"
 #include "socket.h"
 
@@ -25,9 +28,16 @@ static int __init asmc_init(void)
 	rc = asmc_netns_init();
 	if (rc)
 		goto err_proto;
-	rc = asmc_socket_init();
+	rc = asmc_nl_init();
 	if (rc)
 		goto err_netns;
+	rc = asmc_socket_init();
+	if (rc)
+		goto err_nl;
+	asmc_lgr_init();
+	rc = asmc_ib_init();
+	if (rc)
+		goto err_socket;
 	asmc_debugfs_init();
 	/* TCP adds the SMC option to SYNs of sockets we mark syn_smc */
 	static_branch_inc(&tcp_have_smc);
@@ -47,7 +57,11 @@ static int __init asmc_init(void)
 err_key:
 	static_branch_dec(&tcp_have_smc);
 	asmc_debugfs_exit();
+	asmc_ib_exit();
+err_socket:
 	asmc_socket_exit();
+err_nl:
+	asmc_nl_exit();
 err_netns:
 	asmc_netns_exit();
 err_proto:
@@ -58,10 +72,16 @@ err_proto:
 static void __exit asmc_exit(void)
 {
 	sock_unregister(PF_SMC);
+	/* no socket is left (each holds the module); idle link groups say
+	 * goodbye to their peers, then the RDMA devices are let go
+	 */
+	asmc_lgr_exit();
+	asmc_ib_exit();
 	static_branch_dec(&tcp_have_smc);
 	asmc_debugfs_exit();
 	/* waits for handshakes of children whose listener is gone */
 	asmc_socket_exit();
+	asmc_nl_exit();
 	asmc_netns_exit();
 	proto_unregister(&asmc_proto);
 	pr_info("AF_SMC unloaded\n");

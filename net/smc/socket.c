@@ -13,12 +13,17 @@
 #include <linux/termios.h>
 #include <linux/tcp.h>
 #include <net/tcp.h>
+#include "cdc.h"
 #include "clc_wire.h"
+#include "close.h"
 #include "connect.h"
 #include "debug.h"
 #include "fallback.h"
+#include "lgr.h"
 #include "listen.h"
+#include "rx.h"
 #include "socket.h"
+#include "tx.h"
 
 #define SMCPROTO_SMC	0	/* IPv4 over SMC */
 #define SMCPROTO_SMC6	1	/* IPv6 over SMC */
@@ -65,7 +70,8 @@ void asmc_socks_show(struct seq_file *m, struct net *net)
 		seq_printf(m, "%px state %s role %s mode %s fallback_rsn 0x%08x peer_diag 0x%08x\n",
 			   smc, asmc_state_name(smc->sk.sk_state),
 			   smc->role == ASMC_ROLE_SERVER ? "server" : "client",
-			   smc->use_fallback ? "TCP" : "SMCR",
+			   smc->smc_mode ? "SMCR" :
+			   smc->use_fallback ? "TCP" : "-",
 			   smc->fallback_rsn, smc->peer_diag);
 	}
 	spin_unlock_bh(&asmc_all_lock);
@@ -149,6 +155,24 @@ void asmc_clcsock_release(struct asmc_sock *smc)
 	sock_release(clcsock);
 }
 
+/* Room in the send buffer (SMC-R mode): wake writers and pollers. */
+static void asmc_sk_write_space(struct sock *sk)
+{
+	struct asmc_sock *smc = asmc_sk(sk);
+	struct socket_wq *wq;
+
+	if (!smc->smc_mode || !asmc_tx_space(smc))
+		return;
+	rcu_read_lock();
+	wq = rcu_dereference(sk->sk_wq);
+	if (skwq_has_sleeper(wq))
+		wake_up_interruptible_poll(&wq->wait, EPOLLOUT | EPOLLWRNORM |
+					   EPOLLWRBAND);
+	if (wq && wq->fasync_list && !(sk->sk_shutdown & SEND_SHUTDOWN))
+		sock_wake_async(wq, SOCK_WAKE_SPACE, POLL_OUT);
+	rcu_read_unlock();
+}
+
 /* Allocate an asmc_sock (or an ERR_PTR). @sock is NULL for a child of a
  * listener (grafted in accept()); @clcsock is NULL to create a new
  * internal TCP socket.
@@ -168,7 +192,12 @@ struct asmc_sock *asmc_sock_alloc(struct net *net, struct socket *sock,
 	sk->sk_protocol = protocol;
 	sk->sk_state = ASMC_INIT;
 	sk->sk_destruct = asmc_sk_destruct;
+	sk->sk_write_space = asmc_sk_write_space;
+	/* CDC receive looks sockets up without a lock: free after RCU */
+	sock_set_flag(sk, SOCK_RCU_FREE);
 	smc = asmc_sk(sk);
+	asmc_conn_init(&smc->conn);
+	INIT_DELAYED_WORK(&smc->close_work, asmc_close_work);
 	INIT_LIST_HEAD(&smc->accept_q);
 	INIT_LIST_HEAD(&smc->accept_node);
 	spin_lock_init(&smc->accept_lock);
@@ -322,11 +351,17 @@ void asmc_sock_inherit(struct asmc_sock *child, const struct asmc_sock *parent)
 /* Tear down a sock that has no user socket any more: stop whatever runs
  * on it, release the internal socket and drop the caller's reference.
  */
-void asmc_sock_kill(struct asmc_sock *smc)
+void asmc_sock_kill(struct asmc_sock *smc, bool abort)
 {
 	struct sock *sk = &smc->sk;
 	bool was_listening = false;
 
+	if (smc->smc_mode) {
+		/* the close protocol frees it: the reference goes along */
+		sock_set_flag(sk, SOCK_DEAD);
+		asmc_close_release(smc, abort);
+		return;
+	}
 	lock_sock(sk);
 	if (sk->sk_state == ASMC_LISTEN) {
 		asmc_listen_stop(smc);
@@ -345,6 +380,13 @@ void asmc_sock_kill(struct asmc_sock *smc)
 	 */
 	if (current_work() != &smc->hs_work && cancel_work_sync(&smc->hs_work))
 		sock_put(sk);	/* the reference the queued work held */
+	if (smc->smc_mode) {
+		/* the handshake finished just before we stopped it: nobody
+		 * will use the connection, abort it properly
+		 */
+		asmc_close_release(smc, true);
+		return;
+	}
 
 	lock_sock(sk);
 	asmc_clcsock_release(smc);
@@ -360,6 +402,8 @@ static int asmc_release(struct socket *sock)
 	if (!sk)
 		return 0;
 	smc = asmc_sk(sk);
+	if (smc->smc_mode)
+		asmc_close_linger(smc);	/* still has its wait queue */
 	/* SO_LINGER and friends must hold for TCP's close */
 	lock_sock(sk);
 	if (smc->clcsock)
@@ -367,7 +411,7 @@ static int asmc_release(struct socket *sock)
 	sock_orphan(sk);
 	sock->sk = NULL;
 	release_sock(sk);
-	asmc_sock_kill(smc);
+	asmc_sock_kill(smc, false);
 	return 0;
 }
 
@@ -431,6 +475,38 @@ static int asmc_getname(struct socket *sock, struct sockaddr *addr, int peer)
 	return smc->clcsock->ops->getname(smc->clcsock, addr, peer);
 }
 
+static __poll_t asmc_smc_poll(struct asmc_sock *smc)
+{
+	struct asmc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	u8 shutdown = READ_ONCE(sk->sk_shutdown);
+	__poll_t mask = 0;
+
+	if (READ_ONCE(sk->sk_err))
+		mask |= EPOLLERR;
+	if (shutdown == SHUTDOWN_MASK || sk->sk_state == ASMC_CLOSED)
+		mask |= EPOLLHUP;
+	if (shutdown & RCV_SHUTDOWN)
+		mask |= EPOLLIN | EPOLLRDNORM | EPOLLRDHUP;
+	if (asmc_rx_inq(smc))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (READ_ONCE(conn->rx_urg_valid))
+		mask |= EPOLLPRI;
+	if (shutdown & SEND_SHUTDOWN ||
+	    READ_ONCE(conn->peer_conn_flags) & (ASMC_CDC_PEER_CONN_CLOSED |
+						ASMC_CDC_PEER_CONN_ABORT)) {
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	} else if (asmc_tx_space(smc)) {
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	} else {
+		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		smp_mb__after_atomic();	/* against a completion freeing room */
+		if (asmc_tx_space(smc))
+			mask |= EPOLLOUT | EPOLLWRNORM;
+	}
+	return mask;
+}
+
 static __poll_t asmc_poll(struct file *file, struct socket *sock,
 			  poll_table *wait)
 {
@@ -441,6 +517,8 @@ static __poll_t asmc_poll(struct file *file, struct socket *sock,
 	sock_poll_wait(file, sock, wait);
 	if (asmc_is_fallback(smc))
 		return asmc_fb_poll(smc, file);
+	if (READ_ONCE(smc->smc_mode))
+		return asmc_smc_poll(smc);
 	if (READ_ONCE(sk->sk_state) == ASMC_LISTEN)
 		return asmc_listen_poll(smc);
 	if (READ_ONCE(smc->connect_pending)) {
@@ -456,7 +534,26 @@ static int asmc_ioctl(struct socket *sock, unsigned int cmd,
 		      unsigned long arg)
 {
 	struct asmc_sock *smc = asmc_sk(sock->sk);
+	struct asmc_conn *conn = &smc->conn;
 
+	if (READ_ONCE(smc->smc_mode)) {
+		switch (cmd) {
+		case SIOCINQ:
+			return put_user((int)min_t(u64, asmc_rx_inq(smc),
+						   INT_MAX), (int __user *)arg);
+		case SIOCOUTQ:	/* not yet in the peer's memory */
+			return put_user((int)(READ_ONCE(conn->sb_filled) -
+					      READ_ONCE(conn->sb_done)),
+					(int __user *)arg);
+		case SIOCOUTQNSD: /* not yet handed to the RDMA device */
+			return put_user((int)(READ_ONCE(conn->sb_filled) -
+					      READ_ONCE(conn->sb_posted)),
+					(int __user *)arg);
+		case SIOCATMARK:
+			return put_user(asmc_rx_atmark(smc),
+					(int __user *)arg);
+		}
+	}
 	if (READ_ONCE(smc->connect_pending)) {
 		switch (cmd) {
 		case SIOCINQ:
@@ -485,6 +582,8 @@ static int asmc_shutdown(struct socket *sock, int how)
 	/* same range check and mapping as TCP: 0..2 -> RCV, SEND, both */
 	if (how < SHUT_RD || how > SHUT_RDWR)
 		return -EINVAL;
+	if (READ_ONCE(smc->smc_mode))
+		return asmc_close_shutdown(smc, how);
 
 	lock_sock(sk);
 	if (sk->sk_state == ASMC_LISTEN && (how + 1) & RCV_SHUTDOWN) {
@@ -506,11 +605,28 @@ static int asmc_setsockopt(struct socket *sock, int level, int optname,
 			   sockptr_t optval, unsigned int optlen)
 {
 	struct asmc_sock *smc = asmc_sk(sock->sk);
+	int rc, val;
 
 	if (level == SOL_SMC)
 		return -ENOPROTOOPT;
-	return smc->clcsock->ops->setsockopt(smc->clcsock, level, optname,
-					     optval, optlen);
+	rc = smc->clcsock->ops->setsockopt(smc->clcsock, level, optname,
+					   optval, optlen);
+	if (rc || level != SOL_TCP || !READ_ONCE(smc->smc_mode) ||
+	    optlen < sizeof(int) || copy_from_sockptr(&val, optval, sizeof(int)))
+		return rc;
+	/* the same meaning for the SMC-R send path */
+	switch (optname) {
+	case TCP_CORK:
+		smc->corked = val;
+		if (!val)
+			asmc_tx_push(smc, true);
+		break;
+	case TCP_NODELAY:
+		if (val)
+			asmc_tx_push(smc, true);
+		break;
+	}
+	return 0;
 }
 
 static int asmc_getsockopt(struct socket *sock, int level, int optname,
@@ -532,6 +648,8 @@ static int asmc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	rc = asmc_wait_ready(smc, msg->msg_flags & MSG_DONTWAIT);
 	if (rc)
 		return rc;
+	if (READ_ONCE(smc->smc_mode))
+		return asmc_tx_sendmsg(smc, msg, len);
 	return asmc_fb_sendmsg(smc, msg, len);
 }
 
@@ -544,6 +662,8 @@ static int asmc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	rc = asmc_wait_ready(smc, flags & MSG_DONTWAIT);
 	if (rc)
 		return rc;
+	if (READ_ONCE(smc->smc_mode))
+		return asmc_rx_recvmsg(smc, msg, len, flags);
 	return asmc_fb_recvmsg(smc, msg, len, flags);
 }
 
@@ -556,6 +676,8 @@ static ssize_t __maybe_unused asmc_sendpage(struct socket *sock, struct page *pa
 	rc = asmc_wait_ready(smc, flags & MSG_DONTWAIT);
 	if (rc)
 		return rc;
+	if (READ_ONCE(smc->smc_mode))
+		return asmc_tx_sendpage(smc, page, offset, size, flags);
 	return asmc_fb_sendpage(smc, page, offset, size, flags);
 }
 
@@ -570,6 +692,8 @@ static ssize_t asmc_splice_read(struct socket *sock, loff_t *ppos,
 				  (sock->file->f_flags & O_NONBLOCK));
 	if (rc)
 		return rc;
+	if (READ_ONCE(smc->smc_mode))
+		return asmc_rx_splice_read(smc, sock->file, pipe, len, flags);
 	return asmc_fb_splice_read(smc, sock->file, ppos, pipe, len, flags);
 }
 

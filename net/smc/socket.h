@@ -6,9 +6,11 @@
 #define ASMC_SOCKET_H
 
 #include <linux/list.h>
+#include <linux/sched/signal.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <net/sock.h>
+#include "cdc.h"
 
 /* Socket states as smc_diag reports them in smc_diag_msg.diag_state
  * (numbers are part of the user-visible ABI that smc tools decode).
@@ -26,6 +28,10 @@ enum asmc_state {
 	ASMC_PEERFINCLOSEWAIT	= 25,
 	ASMC_PEERABORTWAIT	= 26,
 	ASMC_PROCESSABORT	= 27,
+};
+
+enum {
+	ASMC_SOCK_CLOSE_DONE,	/* close_work freed the connection */
 };
 
 enum asmc_role {
@@ -69,6 +75,11 @@ struct asmc_sock {
 	struct list_head	all_node;	/* asmc_all_socks */
 	u8			role;		/* enum asmc_role */
 	bool			use_fallback;
+	bool			smc_mode;	/* data goes over SMC-R */
+	bool			corked;		/* TCP_CORK in SMC-R mode */
+	unsigned long		flags;		/* ASMC_SOCK_* bits */
+	struct asmc_conn	conn;		/* SMC-R state (smc_mode) */
+	struct delayed_work	close_work;	/* frees conn after close */
 	bool			connect_pending; /* TCP connect or CLC running */
 	bool			hs_queued;	/* hs_work scheduled (client) */
 	u32			fallback_rsn;	/* local reason, CLC code */
@@ -105,6 +116,18 @@ static inline struct asmc_sock *asmc_sk(const struct sock *sk)
 	return (struct asmc_sock *)sk;
 }
 
+/* Before sleeping in a socket call: -EAGAIN when the time is up (or the
+ * call must not block), the signal's errno when one is pending, else 0.
+ */
+static inline int asmc_wait_allowed(long timeo)
+{
+	if (!timeo)
+		return -EAGAIN;
+	if (signal_pending(current))
+		return sock_intr_errno(timeo);
+	return 0;
+}
+
 static inline bool asmc_is_fallback(const struct asmc_sock *smc)
 {
 	return smp_load_acquire(&smc->use_fallback);
@@ -122,7 +145,7 @@ void asmc_sock_inherit(struct asmc_sock *child,
 void asmc_sock_opts_sync(struct asmc_sock *smc);
 void asmc_sock_opts_sync_if_changed(struct asmc_sock *smc);
 void asmc_sock_set_state(struct asmc_sock *smc, int state);
-void asmc_sock_kill(struct asmc_sock *smc);
+void asmc_sock_kill(struct asmc_sock *smc, bool abort);
 int asmc_socks_count(void);
 void asmc_socks_show(struct seq_file *m, struct net *net);
 

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/* CDC messages: every send carries our producer and consumer cursors and
+ * flags; every receive is checked (sequence, cursor range, no overrun)
+ * before it moves the connection's byte totals and wakes the socket.
+ */
+#define pr_fmt(fmt) "smc: " fmt
+
+#include <net/sock.h>
+#include "cdc.h"
+#include "close.h"
+#include "lgr.h"
+#include "socket.h"
+#include "tx.h"
+
+void asmc_conn_init(struct asmc_conn *conn)
+{
+	spin_lock_init(&conn->lock);
+	spin_lock_init(&conn->tx_lock);
+	INIT_WORK(&conn->tx_work, asmc_tx_work);
+	init_waitqueue_head(&conn->tx_drained);
+}
+
+static void asmc_cdc_tx_done(struct asmc_wr_tx *tx, int status)
+{
+	struct asmc_sock *smc = tx->ctx;
+	struct asmc_conn *conn = &smc->conn;
+	bool push;
+
+	spin_lock_bh(&conn->lock);
+	if (!status && tx->data > conn->sb_done)
+		conn->sb_done = tx->data;
+	conn->tx_inflight--;
+	push = conn->tx_pending;
+	if (!conn->tx_inflight)
+		wake_up(&conn->tx_drained);
+	spin_unlock_bh(&conn->lock);
+	if (status)
+		asmc_conn_abort(smc, ECONNRESET);
+	else if (push)
+		asmc_tx_push(smc, false);
+	smc->sk.sk_write_space(&smc->sk);
+	sock_put(&smc->sk);	/* held while the CDC was in flight */
+}
+
+/* Fill @buf with the CDC that goes next and account for it in flight.
+ * Caller holds conn->lock; asmc_cdc_post() sends it after unlocking.
+ */
+void asmc_cdc_prepare(struct asmc_sock *smc, struct asmc_wr_tx *tx, u8 *buf)
+{
+	struct asmc_conn *conn = &smc->conn;
+	struct asmc_cdc_msg m = {};
+
+	lockdep_assert_held(&conn->lock);
+	m.seqno = ++conn->tx_seq;
+	m.token = conn->peer_token;
+	m.prod = asmc_total_to_cursor(conn->tx_prod, conn->peer_rmbe_size);
+	m.cons = asmc_total_to_cursor(conn->rx_cons, conn->rmbe_size);
+	if (conn->tx_blocked)
+		m.prod_flags |= ASMC_CDC_WRITE_BLOCKED;
+	if (conn->tx_urg_pending)
+		m.prod_flags |= ASMC_CDC_URG_PENDING;
+	if (conn->tx_urg_mark && conn->tx_urg_mark == conn->tx_prod) {
+		m.prod_flags |= ASMC_CDC_URG_PRESENT;
+		m.prod_flags &= ~ASMC_CDC_URG_PENDING;
+		conn->tx_urg_mark = 0;
+		conn->tx_urg_pending = false;
+	}
+	m.conn_flags = conn->local_conn_flags;
+	conn->sent_conn_flags = conn->local_conn_flags;
+	conn->rx_cons_sent = conn->rx_cons;
+	conn->tx_need_update = false;
+	conn->tx_inflight++;
+	tx->data = conn->sb_posted;
+	tx->ctx = smc;
+	tx->done = asmc_cdc_tx_done;
+	asmc_cdc_build(buf, ASMC_WR_MSG_LEN, &m);
+}
+
+/* Post a prepared CDC after @nwrites RDMA WRITEs (its data). */
+int asmc_cdc_post(struct asmc_sock *smc, struct asmc_wr_tx *tx,
+		  struct ib_rdma_wr *writes, int nwrites)
+{
+	struct asmc_conn *conn = &smc->conn;
+	int rc;
+
+	sock_hold(&smc->sk);
+	rc = asmc_wr_tx_send_after(tx, ASMC_CDC_LEN, writes, nwrites);
+	if (rc) {
+		/* the slot came back without a completion */
+		spin_lock_bh(&conn->lock);
+		if (!--conn->tx_inflight)
+			wake_up(&conn->tx_drained);
+		spin_unlock_bh(&conn->lock);
+		sock_put(&smc->sk);
+	}
+	return rc;
+}
+
+/* A CDC without data: consumer cursor update or connection flags. */
+int asmc_cdc_send_ctrl(struct asmc_sock *smc, bool wait)
+{
+	struct asmc_conn *conn = &smc->conn;
+	struct asmc_link *lnk = conn->link;
+	struct asmc_wr_tx *tx;
+	u8 *buf;
+	int rc;
+
+	if (!lnk)
+		return -ENOLINK;
+	rc = asmc_wr_tx_get(lnk, &tx, &buf, wait);
+	if (rc)
+		return rc;
+	spin_lock_bh(&conn->tx_lock);
+	spin_lock_bh(&conn->lock);
+	asmc_cdc_prepare(smc, tx, buf);
+	spin_unlock_bh(&conn->lock);
+	rc = asmc_cdc_post(smc, tx, NULL, 0);
+	spin_unlock_bh(&conn->tx_lock);
+	return rc;
+}
+
+/* Move a byte total by the distance a received cursor advanced; refuse
+ * what would exceed @limit bytes beyond @floor (an overrun).
+ */
+static int asmc_cdc_advance(u64 *total, struct asmc_cursor *last,
+			    struct asmc_cursor next, u32 size, u64 floor,
+			    u64 limit)
+{
+	u32 delta;
+
+	if (!asmc_cursor_valid(next, size))
+		return -EPROTO;
+	if (!asmc_cursor_newer(*last, next))
+		return 0;	/* old or equal: ignored, as the protocol says */
+	delta = asmc_cursor_dist(*last, next, size);
+	if (delta > size || *total + delta - floor > limit)
+		return -EPROTO;
+	*total += delta;
+	*last = next;
+	return 0;
+}
+
+/* Apply a received CDC to its connection (softirq). */
+static void asmc_cdc_recv(struct asmc_sock *smc, struct asmc_cdc_msg *m)
+{
+	struct asmc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	bool data, space, shut, push, urg = false;
+	u64 old_prod, old_cons;
+	int rc;
+
+	spin_lock_bh(&conn->lock);
+	if (conn->rx_seq_valid && asmc_seq_before(m->seqno, conn->rx_seq)) {
+		spin_unlock_bh(&conn->lock);
+		return;		/* older than one already applied */
+	}
+	conn->rx_seq = m->seqno;
+	conn->rx_seq_valid = true;
+	old_prod = conn->rx_prod;
+	old_cons = conn->peer_cons;
+	/* the peer may fill our RMBE, never more */
+	rc = asmc_cdc_advance(&conn->rx_prod, &conn->rx_prod_curs, m->prod,
+			      conn->rmbe_size, conn->rx_cons,
+			      conn->rmbe_size);
+	/* and may consume only what we wrote. Its first CDC can overtake
+	 * its CLC Confirm, before we know its RMBE: nothing to consume yet.
+	 */
+	if (!rc && !conn->peer_rmbe_size) {
+		if (m->cons.wrap || m->cons.count)
+			rc = -EPROTO;
+	} else if (!rc) {
+		rc = asmc_cdc_advance(&conn->peer_cons, &conn->peer_cons_curs,
+				      m->cons, conn->peer_rmbe_size,
+				      conn->peer_cons,
+				      conn->tx_prod - conn->peer_cons);
+	}
+	if (rc) {
+		pr_debug("sock %p: CDC seq %u prod %u:%u cons %u:%u, had prod %u:%u (%llu/%llu of %u) cons %u:%u (%llu/%llu of %u): abort\n",
+			 smc, m->seqno, m->prod.wrap, m->prod.count, m->cons.wrap,
+			 m->cons.count, conn->rx_prod_curs.wrap,
+			 conn->rx_prod_curs.count, conn->rx_prod, conn->rx_cons,
+			 conn->rmbe_size, conn->peer_cons_curs.wrap,
+			 conn->peer_cons_curs.count, conn->peer_cons, conn->tx_prod,
+			 conn->peer_rmbe_size);
+		spin_unlock_bh(&conn->lock);
+		asmc_conn_abort(smc, EPROTO);
+		return;
+	}
+	conn->peer_prod_flags = m->prod_flags;
+	if (m->prod_flags & (ASMC_CDC_WRITE_BLOCKED | ASMC_CDC_CONS_UPD_REQ))
+		conn->tx_need_update = true;
+	if (m->prod_flags & ASMC_CDC_URG_PRESENT && conn->rx_prod > old_prod) {
+		const u8 *rmb = conn->rmb->cpu;
+
+		conn->rx_urg_mark = conn->rx_prod;
+		conn->rx_urg_byte = rmb[(conn->rx_prod - 1) % conn->rmbe_size];
+		conn->rx_urg_valid = true;
+		conn->rx_urg_seen = true;
+		urg = true;
+	}
+	conn->peer_conn_flags |= m->conn_flags;
+	data = conn->rx_prod != old_prod;
+	space = conn->peer_cons != old_cons;
+	shut = m->conn_flags != 0;
+	push = (space && conn->sb_filled > conn->sb_posted) ||
+	       conn->tx_need_update;
+	spin_unlock_bh(&conn->lock);
+
+	if (urg)
+		sk_send_sigurg(sk);
+	if (shut)
+		asmc_close_peer_flags(smc, m->conn_flags);
+	if (push)
+		asmc_tx_push(smc, false);
+	if (data || shut)
+		sk->sk_data_ready(sk);
+	if (space)
+		sk->sk_write_space(sk);
+}
+
+/* Completion handler: a CDC arrived on @lnk. */
+void asmc_cdc_rx(struct asmc_link *lnk, const u8 *buf, u32 len)
+{
+	struct asmc_cdc_msg m;
+	struct asmc_sock *smc;
+
+	if (asmc_cdc_parse(buf, len, &m))
+		return;
+	smc = asmc_lgr_find_conn(lnk->lgr, m.token);
+	if (!smc)
+		return;		/* closed meanwhile, or not ours */
+	if (smc->conn.link == lnk)
+		asmc_cdc_recv(smc, &m);
+	sock_put(&smc->sk);
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The SMC-R connection state of a socket (buffers, cursors, flags) and CDC
+ * messages: sending them with or after data, and receiving them.
+ */
+#ifndef ASMC_CDC_H
+#define ASMC_CDC_H
+
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include "cdc_wire.h"
+
+struct asmc_lgr;
+struct asmc_link;
+struct asmc_buf;
+struct asmc_sock;
+
+/* Positions are kept as 64-bit byte totals since the connection started;
+ * a wire cursor is derived from a total (count = total % ring size,
+ * wrap = total / ring size, truncated to 16 bits), and a received cursor
+ * advances a total by its distance from the previous one.
+ *
+ * lock (bh) protects every field from tx_seq down; it is taken from the
+ * CQ completion handlers (softirq) and from process context.
+ */
+struct asmc_conn {
+	struct asmc_lgr		*lgr;
+	struct asmc_link	*link;
+	u32			token;		/* ours: the peer addresses us */
+	u32			peer_token;
+
+	struct asmc_buf		*rmb;		/* the peer writes into it */
+	u32			rmbe_size;
+	struct asmc_buf		*sndbuf;	/* RDMA WRITE source */
+	u32			sndbuf_size;
+	u32			peer_rmbe_size;
+	u64			peer_rmb_addr;
+	u32			peer_rkey;
+
+	spinlock_t		tx_lock;	/* claim + post in order */
+	struct work_struct	tx_work;	/* push that may sleep */
+	spinlock_t		lock;
+	/* sending */
+	u16			tx_seq;		/* last CDC sequence number sent */
+	u64			sb_filled;	/* bytes the application wrote */
+	u64			sb_posted;	/* bytes posted as RDMA WRITEs */
+	u64			sb_done;	/* bytes whose CDC completed */
+	u64			tx_prod;	/* = sb_posted: peer RMBE total */
+	u64			peer_cons;	/* peer consumed of its RMBE */
+	struct asmc_cursor	peer_cons_curs;	/* as last received */
+	u64			tx_urg_mark;	/* total at the urgent byte + 1 */
+	bool			tx_urg_pending;	/* urgent byte not yet written */
+	bool			tx_blocked;	/* we said "write blocked" */
+	bool			tx_pending;	/* push again when a slot frees */
+	bool			tx_need_update;	/* consumer update owed */
+	int			tx_inflight;	/* CDC sends not completed */
+	wait_queue_head_t	tx_drained;	/* tx_inflight dropped to 0 */
+	u8			local_conn_flags; /* ASMC_CDC_PEER_* to send */
+	u8			sent_conn_flags;  /* ... already sent */
+
+	/* receiving */
+	u16			rx_seq;		/* last CDC sequence accepted */
+	bool			rx_seq_valid;
+	u64			rx_prod;	/* bytes the peer wrote to us */
+	struct asmc_cursor	rx_prod_curs;
+	u64			rx_cons;	/* bytes the application read */
+	u64			rx_cons_sent;	/* rx_cons we last reported */
+	u8			peer_prod_flags;
+	u8			peer_conn_flags; /* ASMC_CDC_PEER_* received */
+	u64			rx_urg_mark;	/* total after the urgent byte */
+	u8			rx_urg_byte;
+	bool			rx_urg_valid;	/* byte not yet read (OOB) */
+	bool			rx_urg_seen;	/* SIOCATMARK position known */
+};
+
+static inline u64 asmc_conn_rx_avail(const struct asmc_conn *c)
+{
+	return READ_ONCE(c->rx_prod) - READ_ONCE(c->rx_cons);
+}
+
+/* Room in the peer's RMBE for our next RDMA WRITE. */
+static inline u64 asmc_conn_peer_free(const struct asmc_conn *c)
+{
+	return c->peer_rmbe_size - (c->tx_prod - c->peer_cons);
+}
+
+static inline struct asmc_cursor asmc_total_to_cursor(u64 total, u32 size)
+{
+	struct asmc_cursor c = {
+		.wrap = (u16)(total / size),
+		.count = (u32)(total % size),
+	};
+
+	return c;
+}
+
+struct asmc_wr_tx;
+struct ib_rdma_wr;
+
+void asmc_cdc_rx(struct asmc_link *lnk, const u8 *buf, u32 len);
+void asmc_conn_init(struct asmc_conn *conn);
+void asmc_cdc_prepare(struct asmc_sock *smc, struct asmc_wr_tx *tx, u8 *buf);
+int asmc_cdc_post(struct asmc_sock *smc, struct asmc_wr_tx *tx,
+		  struct ib_rdma_wr *writes, int nwrites);
+int asmc_cdc_send_ctrl(struct asmc_sock *smc, bool wait);
+
+#endif /* ASMC_CDC_H */

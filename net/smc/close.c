@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Closing an SMC-R connection. Each side sends its close state in CDC
+ * flags (done writing, closed, aborted); the connection's buffers and its
+ * place in the link group are released once both sides closed, or when
+ * the peer stays silent past ASMC_CLOSE_WAIT. Every wait is bounded.
+ */
+#define pr_fmt(fmt) "smc: " fmt
+
+#include <linux/module.h>
+#include <linux/sched/signal.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+#include "cdc.h"
+#include "close.h"
+#include "debug.h"
+#include "lgr.h"
+#include "llc.h"
+#include "socket.h"
+#include "tx.h"
+
+/* Free the connection's share of the link group and drop the socket's
+ * last reference (process context, from close_work).
+ */
+static void asmc_close_free(struct asmc_sock *smc)
+{
+	struct asmc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	struct asmc_link *lnk = conn->link;
+	long left;
+
+	/* our last CDCs (and the WRITEs before them) must be done with the
+	 * send buffer before another connection may reuse it
+	 */
+	left = wait_event_timeout(conn->tx_drained,
+				  !READ_ONCE(conn->tx_inflight) || !lnk ||
+				  READ_ONCE(lnk->state) != ASMC_LNK_ACTIVE,
+				  ASMC_CLOSE_DRAIN);
+	if (cancel_work_sync(&conn->tx_work))
+		sock_put(sk);
+	if (lnk && conn->rmb && READ_ONCE(lnk->state) == ASMC_LNK_ACTIVE)
+		asmc_llc_delete_rkey(lnk, conn->rmb);
+	if (conn->lgr) {
+		if (!left || READ_ONCE(conn->tx_inflight)) {
+			/* could not confirm the buffer is idle: never reuse */
+			asmc_link_error(lnk);
+		}
+		asmc_lgr_leave(smc);
+		asmc_obj_destroyed(ASMC_OBJ_CONN, conn);
+	}
+	lock_sock(sk);
+	asmc_sock_set_state(smc, ASMC_CLOSED);
+	asmc_clcsock_release(smc);
+	release_sock(sk);
+}
+
+/* Runs once to free the connection; every queueing holds a reference. */
+void asmc_close_work(struct work_struct *work)
+{
+	struct asmc_sock *smc = container_of(to_delayed_work(work),
+					     struct asmc_sock, close_work);
+
+	if (!test_and_set_bit(ASMC_SOCK_CLOSE_DONE, &smc->flags)) {
+		asmc_close_free(smc);
+		sock_put(&smc->sk);	/* the socket's own, kept by release */
+		module_put(THIS_MODULE);	/* taken in close_release */
+	}
+	sock_put(&smc->sk);		/* the queueing's */
+}
+
+/* Free the connection after @delay, or now if already scheduled later. */
+static void asmc_close_finish(struct asmc_sock *smc, unsigned long delay)
+{
+	if (test_bit(ASMC_SOCK_CLOSE_DONE, &smc->flags))
+		return;
+	sock_hold(&smc->sk);
+	if (mod_delayed_work(asmc_wq, &smc->close_work, delay))
+		sock_put(&smc->sk);	/* it was pending: one reference */
+}
+
+/* The connection is unusable (link lost, protocol error): the application
+ * sees the error; an orphaned socket is freed right away.
+ */
+void asmc_conn_abort(struct asmc_sock *smc, int err)
+{
+	struct asmc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	bool orphan;
+
+	spin_lock_bh(&conn->lock);
+	conn->peer_conn_flags |= ASMC_CDC_PEER_CONN_ABORT;
+	/* tell the peer, if the link still carries anything */
+	conn->local_conn_flags |= ASMC_CDC_PEER_CONN_ABORT;
+	spin_unlock_bh(&conn->lock);
+	if (err != ECONNRESET && err != ENETDOWN)
+		asmc_tx_push(smc, false);
+	if (!READ_ONCE(sk->sk_err) && !sock_flag(sk, SOCK_DEAD))
+		WRITE_ONCE(sk->sk_err, err);
+	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
+	WRITE_ONCE(sk->sk_state, ASMC_PROCESSABORT);
+	orphan = sock_flag(sk, SOCK_DEAD);
+	sk->sk_error_report(sk);
+	sk->sk_state_change(sk);
+	if (orphan)
+		asmc_close_finish(smc, 0);
+}
+
+/* Close flags arrived from the peer (softirq). */
+void asmc_close_peer_flags(struct asmc_sock *smc, u8 flags)
+{
+	struct sock *sk = &smc->sk;
+
+	if (flags & ASMC_CDC_PEER_CONN_ABORT) {
+		asmc_conn_abort(smc, ECONNRESET);
+		return;
+	}
+	if (flags & (ASMC_CDC_PEER_DONE_WRITING | ASMC_CDC_PEER_CONN_CLOSED))
+		WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | RCV_SHUTDOWN);
+	if (!(flags & ASMC_CDC_PEER_CONN_CLOSED))
+		return;
+	if (sock_flag(sk, SOCK_DEAD)) {
+		asmc_close_finish(smc, 0);	/* we had closed first */
+		return;
+	}
+	if (sk->sk_state == ASMC_ACTIVE)
+		WRITE_ONCE(sk->sk_state, ASMC_APPCLOSEWAIT1);
+	sk->sk_state_change(sk);
+}
+
+/* Set a close flag and send it after whatever data is still queued. */
+static void asmc_close_send_flag(struct asmc_sock *smc, u8 flag)
+{
+	struct asmc_conn *conn = &smc->conn;
+
+	spin_lock_bh(&conn->lock);
+	conn->local_conn_flags |= flag;
+	spin_unlock_bh(&conn->lock);
+	asmc_tx_push(smc, true);
+}
+
+int asmc_close_shutdown(struct asmc_sock *smc, int how)
+{
+	struct sock *sk = &smc->sk;
+	int mask = how + 1;	/* SHUT_RD..SHUT_RDWR -> RCV/SEND bits */
+
+	lock_sock(sk);
+	if (mask & SEND_SHUTDOWN && !(sk->sk_shutdown & SEND_SHUTDOWN)) {
+		WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | SEND_SHUTDOWN);
+		if (!(smc->conn.peer_conn_flags & ASMC_CDC_PEER_CONN_ABORT))
+			asmc_close_send_flag(smc, ASMC_CDC_PEER_DONE_WRITING);
+	}
+	if (mask & RCV_SHUTDOWN)
+		WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | RCV_SHUTDOWN);
+	release_sock(sk);
+	sk->sk_state_change(sk);
+	return 0;
+}
+
+/* close() with SO_LINGER and a timeout: wait (the socket still has its
+ * wait queue) until the peer has all our data, or the time is up.
+ */
+void asmc_close_linger(struct asmc_sock *smc)
+{
+	struct asmc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	long timeo = sk->sk_lingertime;
+
+	if (!sock_flag(sk, SOCK_LINGER) || !timeo ||
+	    asmc_conn_rx_avail(conn))
+		return;
+	asmc_tx_push(smc, true);
+	wait_event_interruptible_timeout(*sk_sleep(sk),
+		READ_ONCE(conn->sb_done) == READ_ONCE(conn->sb_filled) ||
+		READ_ONCE(conn->peer_conn_flags) & ASMC_CDC_PEER_CONN_ABORT,
+		timeo);
+}
+
+/* close() of an SMC-R socket, which release() has orphaned; its own
+ * reference now belongs to close_work, which frees the connection.
+ */
+void asmc_close_release(struct asmc_sock *smc, bool force_abort)
+{
+	struct asmc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	bool abort, peer_gone;
+
+	lock_sock(sk);
+	peer_gone = conn->peer_conn_flags & (ASMC_CDC_PEER_CONN_CLOSED |
+					     ASMC_CDC_PEER_CONN_ABORT);
+	/* as TCP: unread data, or SO_LINGER 0, resets the connection */
+	abort = force_abort || asmc_conn_rx_avail(conn) ||
+		(sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime);
+	if (conn->peer_conn_flags & ASMC_CDC_PEER_CONN_ABORT)
+		;	/* nothing to tell */
+	else if (abort)
+		asmc_close_send_flag(smc, ASMC_CDC_PEER_CONN_ABORT);
+	else
+		asmc_close_send_flag(smc, ASMC_CDC_PEER_CONN_CLOSED);
+	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
+	/* the module stays until the connection is freed */
+	__module_get(THIS_MODULE);
+	if (abort || peer_gone) {
+		asmc_sock_set_state(smc, ASMC_CLOSED);
+		asmc_close_finish(smc, 0);
+	} else {
+		/* the peer's closing CDC finishes it earlier */
+		asmc_sock_set_state(smc, ASMC_PEERCLOSEWAIT1);
+		asmc_close_finish(smc, ASMC_CLOSE_WAIT);
+	}
+	release_sock(sk);
+}

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/* RDMA device layer: an ib_client keeps the list of devices with a PD and
+ * port state each; connections pick device, port and RoCE GID from the
+ * route of their TCP connection (the GID's net_device, as rxe has no
+ * get_netdev), and device removal tears down everything that uses it.
+ */
+#define pr_fmt(fmt) "smc: " fmt
+
+#include <linux/inetdevice.h>
+#include <linux/netdevice.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <net/addrconf.h>
+#include <net/ip.h>
+#include <net/sock.h>
+#include <rdma/ib_cache.h>
+#include "debug.h"
+#include "ib.h"
+#include "lgr.h"
+#include "pnet.h"
+
+static LIST_HEAD(asmc_ibdevs);
+static DEFINE_MUTEX(asmc_ibdevs_mutex);	/* writers of asmc_ibdevs */
+static struct ib_client asmc_ib_client;
+
+void asmc_ibdev_put(struct asmc_ibdev *dev)
+{
+	if (refcount_dec_and_test(&dev->ref))
+		complete(&dev->unused);
+}
+
+bool asmc_ib_any_device(void)
+{
+	return !list_empty_careful(&asmc_ibdevs);
+}
+
+static void asmc_ib_port_refresh(struct asmc_ibdev *dev)
+{
+	struct ib_port_attr attr;
+	u8 i;
+
+	for (i = 0; i < dev->nports; i++) {
+		if (ib_query_port(dev->ibdev, i + 1, &attr)) {
+			memset(&attr, 0, sizeof(attr));
+			attr.state = IB_PORT_DOWN;
+		}
+		spin_lock_bh(&dev->lock);
+		dev->ports[i].active = attr.state == IB_PORT_ACTIVE;
+		dev->ports[i].mtu = attr.active_mtu;
+		dev->ports[i].gid_tbl_len = attr.gid_tbl_len;
+		spin_unlock_bh(&dev->lock);
+	}
+}
+
+static void asmc_ib_port_work(struct work_struct *work)
+{
+	struct asmc_ibdev *dev = container_of(work, struct asmc_ibdev,
+					      port_work);
+
+	asmc_ib_port_refresh(dev);
+}
+
+/* Port events come in atomic context: refresh from a work item. */
+static void asmc_ib_event(struct ib_event_handler *handler,
+			  struct ib_event *ev)
+{
+	struct asmc_ibdev *dev = container_of(handler, struct asmc_ibdev,
+					      event_handler);
+
+	switch (ev->event) {
+	case IB_EVENT_PORT_ACTIVE:
+	case IB_EVENT_PORT_ERR:
+	case IB_EVENT_GID_CHANGE:
+	case IB_EVENT_LID_CHANGE:
+	case IB_EVENT_DEVICE_FATAL:
+		schedule_work(&dev->port_work);
+		break;
+	default:
+		break;
+	}
+}
+
+static int asmc_ib_add(struct ib_device *ibdev)
+{
+	struct asmc_ibdev *dev;
+	u32 port;
+	int rc;
+
+	/* SMC-R runs over RoCE only (v1 or v2 GIDs on Ethernet ports) */
+	rdma_for_each_port(ibdev, port)
+		if (!rdma_protocol_roce(ibdev, port))
+			return -EOPNOTSUPP;
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+	dev->ibdev = ibdev;
+	dev->nports = min_t(u32, rdma_end_port(ibdev), ASMC_IB_MAX_PORTS);
+	refcount_set(&dev->ref, 1);
+	init_completion(&dev->unused);
+	spin_lock_init(&dev->lock);
+	INIT_WORK(&dev->port_work, asmc_ib_port_work);
+	dev->pd = ib_alloc_pd(ibdev, 0);
+	if (IS_ERR(dev->pd)) {
+		rc = PTR_ERR(dev->pd);
+		kfree(dev);
+		return rc;
+	}
+	asmc_ib_port_refresh(dev);
+	INIT_IB_EVENT_HANDLER(&dev->event_handler, ibdev, asmc_ib_event);
+	ib_register_event_handler(&dev->event_handler);
+	ib_set_client_data(ibdev, &asmc_ib_client, dev);
+
+	mutex_lock(&asmc_ibdevs_mutex);
+	list_add_tail_rcu(&dev->node, &asmc_ibdevs);
+	mutex_unlock(&asmc_ibdevs_mutex);
+	asmc_obj_created(ASMC_OBJ_IBDEV, dev);
+	pr_info("using RDMA device %s (%u port%s)\n", dev_name(&ibdev->dev),
+		dev->nports, dev->nports > 1 ? "s" : "");
+	return 0;
+}
+
+static void asmc_ib_remove(struct ib_device *ibdev, void *data)
+{
+	struct asmc_ibdev *dev = data;
+
+	mutex_lock(&asmc_ibdevs_mutex);
+	list_del_rcu(&dev->node);
+	mutex_unlock(&asmc_ibdevs_mutex);
+	WRITE_ONCE(dev->removing, true);
+	synchronize_rcu();	/* no new user can find it now */
+
+	/* every link on the device goes; connections on them are aborted */
+	asmc_lgr_ibdev_gone(dev);
+	asmc_ibdev_put(dev);
+	while (!wait_for_completion_timeout(&dev->unused, 10 * HZ))
+		pr_warn("RDMA device %s: still in use, waiting\n",
+			dev_name(&ibdev->dev));
+
+	ib_unregister_event_handler(&dev->event_handler);
+	cancel_work_sync(&dev->port_work);
+	ib_dealloc_pd(dev->pd);
+	asmc_pnet_ib_removed(dev_name(&ibdev->dev));
+	pr_info("RDMA device %s removed\n", dev_name(&ibdev->dev));
+	asmc_obj_destroyed(ASMC_OBJ_IBDEV, dev);
+	kfree_rcu(dev, rcu);
+}
+
+static struct ib_client asmc_ib_client = {
+	.name	= "smc_ib",
+	.add	= asmc_ib_add,
+	.remove	= asmc_ib_remove,
+};
+
+/* The net_device that carries the connection's traffic. */
+static struct net_device *asmc_ib_egress_dev(struct sock *clcsk)
+{
+	struct dst_entry *dst = sk_dst_get(clcsk);
+	struct net_device *ndev = NULL;
+
+	if (dst) {
+		ndev = dst->dev;
+		if (ndev)
+			dev_hold(ndev);
+		dst_release(dst);
+	}
+	return ndev;
+}
+
+/* A RoCE v2 GID on @ndev carrying IPv4 address @saddr, on an active port.
+ * When the administrator gave @ndev a PNET ID, only IB ports with the same
+ * PNET ID qualify.
+ */
+static bool asmc_ib_try_port_v2(struct net *net, struct asmc_ibdev *dev,
+				u8 port, struct net_device *ndev, __be32 saddr,
+				struct asmc_ibsel *sel)
+{
+	const struct ib_gid_attr *attr;
+	struct net_device *gid_ndev;
+	char pnetid[17];
+	int i, tbl_len;
+	bool found = false;
+
+	if (!asmc_pnet_get_ndev_pnetid(net, ndev, pnetid) &&
+	    !asmc_pnet_same(net, ndev, dev_name(&dev->ibdev->dev), port))
+		return false;
+
+	tbl_len = READ_ONCE(dev->ports[port - 1].gid_tbl_len);
+	for (i = 0; i < tbl_len && !found; i++) {
+		attr = rdma_get_gid_attr(dev->ibdev, port, i);
+		if (IS_ERR(attr))
+			continue;
+		if (attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
+		    ipv6_addr_v4mapped((struct in6_addr *)attr->gid.raw) &&
+		    !memcmp(&attr->gid.raw[12], &saddr, 4)) {
+			rcu_read_lock();
+			gid_ndev = rdma_read_gid_attr_ndev_rcu(attr);
+			if (!IS_ERR(gid_ndev) && gid_ndev == ndev) {
+				found = true;
+				sel->gid_index = i;
+				memcpy(sel->gid, attr->gid.raw, 16);
+				memcpy(sel->mac, ndev->dev_addr, ETH_ALEN);
+			}
+			rcu_read_unlock();
+		}
+		rdma_put_gid_attr(attr);
+	}
+	return found;
+}
+
+/* Choose device, port and RoCE v2 GID for the TCP connection of @clcsk
+ * (IPv4 only, as SMC-R v2 requires). On success @sel holds a device
+ * reference; release it with asmc_ibsel_put().
+ */
+int asmc_ib_select_v2(struct sock *clcsk, struct asmc_ibsel *sel)
+{
+	__be32 saddr = inet_sk(clcsk)->inet_saddr;
+	struct net_device *ndev;
+	struct asmc_ibdev *dev;
+	int rc = -ENODEV;
+	u8 p;
+
+	memset(sel, 0, sizeof(*sel));
+	if (clcsk->sk_family != AF_INET)
+		return -EAFNOSUPPORT;
+	ndev = asmc_ib_egress_dev(clcsk);
+	if (!ndev)
+		return -ENODEV;
+	if (ndev->flags & IFF_LOOPBACK) {
+		/* a connection to one of our own addresses: SMC-R through the
+		 * RoCE device of the interface that owns the source address
+		 * (the device loops it back)
+		 */
+		struct net_device *own = ip_dev_find(sock_net(clcsk), saddr);
+
+		dev_put(ndev);
+		if (!own)
+			return -ENODEV;
+		ndev = own;
+	}
+	rcu_read_lock();
+	list_for_each_entry_rcu(dev, &asmc_ibdevs, node) {
+		if (READ_ONCE(dev->removing))
+			continue;
+		for (p = 1; p <= dev->nports; p++) {
+			if (!READ_ONCE(dev->ports[p - 1].active))
+				continue;
+			if (!asmc_ib_try_port_v2(sock_net(clcsk), dev, p, ndev,
+						 saddr, sel))
+				continue;
+			asmc_ibdev_get(dev);
+			sel->dev = dev;
+			sel->port = p;
+			sel->mtu = READ_ONCE(dev->ports[p - 1].mtu);
+			sel->roce_v2 = true;
+			sel->saddr = (__force u32)saddr;
+			rc = 0;
+			goto out;
+		}
+	}
+out:
+	rcu_read_unlock();
+	dev_put(ndev);
+	return rc;
+}
+
+void asmc_ibsel_put(struct asmc_ibsel *sel)
+{
+	if (sel->dev)
+		asmc_ibdev_put(sel->dev);
+	sel->dev = NULL;
+}
+
+int asmc_ib_init(void)
+{
+	return ib_register_client(&asmc_ib_client);
+}
+
+void asmc_ib_exit(void)
+{
+	ib_unregister_client(&asmc_ib_client);
+}

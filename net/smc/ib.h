@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* RDMA devices usable for SMC-R: discovery through an ib_client, port state,
+ * and the choice of device, port and GID for a connection.
+ */
+#ifndef ASMC_IB_H
+#define ASMC_IB_H
+
+#include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/refcount.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+
+#define ASMC_IB_MAX_PORTS	2
+
+struct asmc_ibport {
+	bool		active;		/* IB_PORT_ACTIVE */
+	enum ib_mtu	mtu;		/* active MTU */
+	int		gid_tbl_len;
+};
+
+/* One RDMA device. Lives on asmc_ibdevs (RCU) from add() to remove();
+ * links hold references. remove() takes it off the list, makes the link
+ * groups using it let go, and waits until the last reference is gone
+ * before the PD is freed and the device may disappear.
+ */
+struct asmc_ibdev {
+	struct list_head	node;		/* asmc_ibdevs, RCU */
+	struct ib_device	*ibdev;
+	struct ib_pd		*pd;
+	refcount_t		ref;
+	struct completion	unused;		/* ref dropped to zero */
+	bool			removing;
+	struct ib_event_handler	event_handler;
+	struct work_struct	port_work;
+	spinlock_t		lock;		/* ports */
+	u8			nports;
+	struct asmc_ibport	ports[ASMC_IB_MAX_PORTS];
+	struct rcu_head		rcu;
+};
+
+/* What a connection uses on the local side. */
+struct asmc_ibsel {
+	struct asmc_ibdev	*dev;		/* reference held */
+	u8			port;		/* 1-based */
+	u8			gid_index;
+	u8			gid[16];
+	u8			mac[ETH_ALEN];
+	enum ib_mtu		mtu;
+	bool			roce_v2;
+	u32			saddr;		/* v2: IPv4 source, network order */
+};
+
+int asmc_ib_init(void);
+void asmc_ib_exit(void);
+
+bool asmc_ib_any_device(void);
+int asmc_ib_select_v2(struct sock *clcsk, struct asmc_ibsel *sel);
+void asmc_ibsel_put(struct asmc_ibsel *sel);
+
+static inline void asmc_ibdev_get(struct asmc_ibdev *dev)
+{
+	refcount_inc(&dev->ref);
+}
+
+void asmc_ibdev_put(struct asmc_ibdev *dev);
+
+#endif /* ASMC_IB_H */

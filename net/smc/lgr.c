@@ -1,0 +1,695 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Link group core: finding or creating the link group for a connection
+ * (per-peer hash buckets, no host-wide lock), alert tokens, RMB and send
+ * buffer pools, idle expiry and termination.
+ */
+#define pr_fmt(fmt) "smc: " fmt
+
+#include <linux/hash.h>
+#include <linux/idr.h>
+#include <linux/jhash.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include "cdc.h"
+#include "close.h"
+#include "debug.h"
+#include "lgr.h"
+#include "llc.h"
+#include "socket.h"
+
+#define ASMC_LGR_HASH_BITS	8
+
+/* Connection setup with one peer is serialized by its bucket's mutex; a
+ * first contact holds it until the first link is up, so the next
+ * connection to that peer finds a usable link group instead of racing to
+ * build a second one. Different peers never wait for each other (except
+ * for a hash collision).
+ */
+struct asmc_lgr_bucket {
+	struct mutex		mutex;
+	struct hlist_head	head;
+};
+
+static struct asmc_lgr_bucket asmc_lgr_hash[1 << ASMC_LGR_HASH_BITS];
+static LIST_HEAD(asmc_lgr_all);
+static DEFINE_SPINLOCK(asmc_lgr_all_lock);
+static DEFINE_IDA(asmc_lgr_ids);
+
+static struct asmc_lgr_bucket *asmc_lgr_bucket(const u8 *peer_id, u8 role)
+{
+	u32 h = jhash(peer_id, 8, role);
+
+	return &asmc_lgr_hash[hash_32(h, ASMC_LGR_HASH_BITS)];
+}
+
+static void asmc_lgr_free_work(struct work_struct *work);
+static void asmc_lgr_terminate_work(struct work_struct *work);
+static int asmc_lgr_create(struct asmc_sock *smc, u8 role, u8 version,
+			   const u8 *peer_id, struct asmc_ibsel *sel,
+			   struct asmc_lgr_ref *ref);
+
+/* ---- buffers ---------------------------------------------------------- */
+
+/* 16 KiB << idx, idx 0..5 */
+static u32 asmc_buf_idx_size(int idx)
+{
+	return 16384u << idx;
+}
+
+static int asmc_buf_size_idx(u32 size)
+{
+	int idx = 0;
+
+	while (idx < ASMC_BUF_SIZES - 1 && asmc_buf_idx_size(idx) < size)
+		idx++;
+	return idx;
+}
+
+/* Give the device resources of a buffer back (MRs, DMA mapping): when it
+ * is freed, and for every buffer when the group's link goes away, even
+ * if a connection still holds the memory. lgr->mutex held.
+ */
+static void asmc_buf_unmap(struct asmc_lgr *lgr, struct asmc_buf *buf)
+{
+	struct asmc_link *lnk = lgr->links[0];
+	int i;
+
+	for (i = 0; i < ASMC_LINKS_MAX; i++) {
+		if (buf->mr[i])
+			ib_dereg_mr(buf->mr[i]);
+		buf->mr[i] = NULL;
+		buf->regd[i] = false;
+	}
+	if (buf->mapped && lnk)
+		ib_dma_unmap_sg(lnk->sel.dev->ibdev, buf->sgt.sgl, 1,
+				buf->is_rmb ? DMA_FROM_DEVICE : DMA_TO_DEVICE);
+	buf->mapped = false;
+}
+
+static void asmc_buf_free(struct asmc_lgr *lgr, struct asmc_buf *buf)
+{
+	lockdep_assert_held(&lgr->mutex);
+	asmc_buf_unmap(lgr, buf);
+	list_del(&buf->lgr_node);
+	if (buf->sgt.sgl)
+		sg_free_table(&buf->sgt);
+	if (buf->cpu)
+		free_pages((unsigned long)buf->cpu, get_order(buf->size));
+	asmc_obj_destroyed(ASMC_OBJ_BUF, buf);
+	kfree(buf);
+}
+
+/* Allocate, map and (RMB) prepare the MR of a buffer of size class @idx on
+ * the group's link. Registration on the QP happens in asmc_buf_register().
+ */
+static struct asmc_buf *asmc_buf_alloc(struct asmc_lgr *lgr, bool rmb,
+				       int idx)
+{
+	struct asmc_link *lnk = lgr->links[0];
+	struct ib_device *ibdev = lnk->sel.dev->ibdev;
+	struct asmc_buf *buf;
+	int n;
+
+	lockdep_assert_held(&lgr->mutex);
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	asmc_obj_created(ASMC_OBJ_BUF, buf);
+	INIT_LIST_HEAD(&buf->node);
+	list_add(&buf->lgr_node, &lgr->bufs);
+	buf->size = asmc_buf_idx_size(idx);
+	buf->size_idx = idx;
+	buf->is_rmb = rmb;
+	buf->cpu = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO |
+					    __GFP_NOWARN | __GFP_NORETRY,
+					    get_order(buf->size));
+	if (!buf->cpu)
+		goto err;
+	if (sg_alloc_table(&buf->sgt, 1, GFP_KERNEL))
+		goto err;
+	sg_set_buf(buf->sgt.sgl, buf->cpu, buf->size);
+	n = ib_dma_map_sg(ibdev, buf->sgt.sgl, 1,
+			  rmb ? DMA_FROM_DEVICE : DMA_TO_DEVICE);
+	if (n != 1)
+		goto err;
+	buf->mapped = true;
+	buf->dma_addr = sg_dma_address(buf->sgt.sgl);
+	if (!rmb)
+		return buf;
+	buf->mr[0] = ib_alloc_mr(lnk->pd, IB_MR_TYPE_MEM_REG,
+				 buf->size >> PAGE_SHIFT);
+	if (IS_ERR(buf->mr[0])) {
+		buf->mr[0] = NULL;
+		goto err;
+	}
+	if (ib_map_mr_sg(buf->mr[0], buf->sgt.sgl, 1, NULL, PAGE_SIZE) != 1)
+		goto err;
+	return buf;
+err:
+	asmc_buf_free(lgr, buf);
+	return NULL;
+}
+
+/* A buffer of at least @want bytes (at most 512 KiB), reused from the
+ * group's pool when one is free; smaller sizes when memory is short.
+ */
+struct asmc_buf *asmc_buf_get(struct asmc_lgr *lgr, bool rmb, u32 want,
+			      bool *reused)
+{
+	struct list_head *pool = rmb ? lgr->free_rmbs : lgr->free_sndbufs;
+	struct asmc_buf *buf = NULL;
+	int idx;
+
+	*reused = false;
+	mutex_lock(&lgr->mutex);
+	for (idx = asmc_buf_size_idx(want); idx >= 0; idx--) {
+		buf = list_first_entry_or_null(&pool[idx], struct asmc_buf,
+					       node);
+		if (buf) {
+			list_del_init(&buf->node);
+			*reused = true;
+			break;
+		}
+		if (!lgr->links[0] || lgr->terminating)
+			break;
+		buf = asmc_buf_alloc(lgr, rmb, idx);
+		if (buf)
+			break;
+	}
+	mutex_unlock(&lgr->mutex);
+	return buf;
+}
+
+void asmc_buf_put(struct asmc_lgr *lgr, struct asmc_buf *buf)
+{
+	struct list_head *pool;
+
+	if (!buf)
+		return;
+	mutex_lock(&lgr->mutex);
+	if (lgr->terminating) {
+		asmc_buf_free(lgr, buf);
+		mutex_unlock(&lgr->mutex);
+		return;
+	}
+	pool = buf->is_rmb ? lgr->free_rmbs : lgr->free_sndbufs;
+	list_add(&buf->node, &pool[buf->size_idx]);
+	mutex_unlock(&lgr->mutex);
+}
+
+/* Register an RMB for remote write on @lnk (QP in RTS), once. */
+int asmc_buf_register(struct asmc_buf *buf, struct asmc_link *lnk)
+{
+	int rc;
+
+	if (buf->regd[0])
+		return 0;
+	rc = asmc_wr_reg_mr(lnk, buf->mr[0]);
+	if (!rc)
+		buf->regd[0] = true;
+	return rc;
+}
+
+/* ---- link groups ------------------------------------------------------ */
+
+static struct asmc_lgr *asmc_lgr_new(struct net *net, u8 role, u8 version,
+				     const u8 *peer_id)
+{
+	struct asmc_lgr *lgr;
+	int i, id;
+
+	lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
+	if (!lgr)
+		return NULL;
+	lgr->links[0] = kzalloc(sizeof(*lgr->links[0]), GFP_KERNEL);
+	id = ida_alloc_min(&asmc_lgr_ids, 1, GFP_KERNEL);
+	if (!lgr->links[0] || id < 0) {
+		if (id >= 0)
+			ida_free(&asmc_lgr_ids, id);
+		kfree(lgr->links[0]);
+		kfree(lgr);
+		return NULL;
+	}
+	lgr->id = id;
+	lgr->links[0]->lgr = lgr;
+	kref_init(&lgr->ref);
+	lgr->net = get_net(net);
+	lgr->role = role;
+	lgr->smc_version = version;
+	memcpy(lgr->peer_id, peer_id, 8);
+	mutex_init(&lgr->mutex);
+	INIT_LIST_HEAD(&lgr->bufs);
+	xa_init_flags(&lgr->conns, XA_FLAGS_ALLOC1);
+	for (i = 0; i < ASMC_BUF_SIZES; i++) {
+		INIT_LIST_HEAD(&lgr->free_rmbs[i]);
+		INIT_LIST_HEAD(&lgr->free_sndbufs[i]);
+	}
+	INIT_DELAYED_WORK(&lgr->free_work, asmc_lgr_free_work);
+	INIT_WORK(&lgr->terminate_work, asmc_lgr_terminate_work);
+	spin_lock_bh(&asmc_lgr_all_lock);
+	list_add_tail(&lgr->all_node, &asmc_lgr_all);
+	spin_unlock_bh(&asmc_lgr_all_lock);
+	asmc_obj_created(ASMC_OBJ_LGR, lgr);
+	return lgr;
+}
+
+/* Free what the group holds on the RDMA device: MRs, DMA mappings, the
+ * link's QP and CQs, and with them the device reference. Memory still in
+ * use by connections stays until they let go.
+ */
+static void asmc_lgr_release_hw(struct asmc_lgr *lgr)
+{
+	struct asmc_buf *buf;
+
+	mutex_lock(&lgr->mutex);
+	if (lgr->links[0]) {
+		list_for_each_entry(buf, &lgr->bufs, lgr_node)
+			asmc_buf_unmap(lgr, buf);
+		asmc_link_destroy(lgr->links[0]);
+		kfree(lgr->links[0]);
+		lgr->links[0] = NULL;
+	}
+	mutex_unlock(&lgr->mutex);
+}
+
+static void asmc_lgr_release(struct kref *ref)
+{
+	struct asmc_lgr *lgr = container_of(ref, struct asmc_lgr, ref);
+	struct asmc_buf *buf, *tmp;
+
+	WARN_ON_ONCE(lgr->conns_num);
+	asmc_lgr_release_hw(lgr);
+	mutex_lock(&lgr->mutex);
+	list_for_each_entry_safe(buf, tmp, &lgr->bufs, lgr_node)
+		asmc_buf_free(lgr, buf);
+	mutex_unlock(&lgr->mutex);
+	spin_lock_bh(&asmc_lgr_all_lock);
+	list_del(&lgr->all_node);
+	spin_unlock_bh(&asmc_lgr_all_lock);
+	xa_destroy(&lgr->conns);
+	ida_free(&asmc_lgr_ids, lgr->id);
+	put_net(lgr->net);
+	asmc_obj_destroyed(ASMC_OBJ_LGR, lgr);
+	kfree(lgr);
+}
+
+/* Must not be called from atomic context: the last put frees QP and MRs. */
+void asmc_lgr_put(struct asmc_lgr *lgr)
+{
+	might_sleep();
+	kref_put(&lgr->ref, asmc_lgr_release);
+}
+
+static void asmc_lgr_unhash(struct asmc_lgr *lgr)
+{
+	struct asmc_lgr_bucket *b = asmc_lgr_bucket(lgr->peer_id, lgr->role);
+
+	lockdep_assert_held(&b->mutex);
+	if (!lgr->hashed)
+		return;
+	hlist_del(&lgr->hnode);
+	lgr->hashed = false;
+	asmc_lgr_put(lgr);	/* the hash table's reference */
+}
+
+/* Register @smc in @lgr with a new alert token; lgr->mutex held. */
+static int asmc_lgr_add_conn(struct asmc_lgr *lgr, struct asmc_sock *smc)
+{
+	u32 token;
+	int rc;
+
+	lockdep_assert_held(&lgr->mutex);
+	if (lgr->terminating)
+		return -ENOLINK;
+	if (lgr->conns_num >= ASMC_CONNS_PER_LGR)
+		return -EBUSY;
+	rc = xa_alloc_cyclic(&lgr->conns, &token, smc, xa_limit_32b,
+			     &lgr->next_token, GFP_KERNEL);
+	if (rc < 0)
+		return rc;
+	smc->conn.token = token;
+	smc->conn.lgr = lgr;
+	smc->conn.link = lgr->links[0];
+	lgr->conns_num++;
+	kref_get(&lgr->ref);
+	if (cancel_delayed_work(&lgr->free_work))
+		kref_put(&lgr->ref, asmc_lgr_release);	/* not the last */
+	return 0;
+}
+
+/* The connection leaves its link group; the group expires when idle. */
+void asmc_lgr_del_conn(struct asmc_sock *smc)
+{
+	struct asmc_lgr *lgr = smc->conn.lgr;
+	bool idle;
+
+	if (!lgr)
+		return;
+	mutex_lock(&lgr->mutex);
+	xa_erase(&lgr->conns, smc->conn.token);
+	lgr->conns_num--;
+	idle = !lgr->conns_num && !lgr->terminating;
+	if (idle) {
+		/* the queued expiry holds a reference of its own */
+		kref_get(&lgr->ref);
+		if (!queue_delayed_work(asmc_wq, &lgr->free_work,
+					lgr->role == ASMC_ROLE_SERVER ?
+					ASMC_LGR_IDLE_SERVER :
+					ASMC_LGR_IDLE_CLIENT))
+			kref_put(&lgr->ref, asmc_lgr_release);
+	}
+	mutex_unlock(&lgr->mutex);
+	smc->conn.lgr = NULL;
+	smc->conn.link = NULL;
+	asmc_lgr_put(lgr);
+}
+
+/* The connection is done with its group: buffers back to the pool, then
+ * out of the group.
+ */
+void asmc_lgr_leave(struct asmc_sock *smc)
+{
+	struct asmc_conn *conn = &smc->conn;
+
+	if (!conn->lgr)
+		return;
+	asmc_buf_put(conn->lgr, conn->rmb);
+	asmc_buf_put(conn->lgr, conn->sndbuf);
+	conn->rmb = NULL;
+	conn->sndbuf = NULL;
+	asmc_lgr_del_conn(smc);
+}
+
+/* Look up the connection for a received CDC's token, with a reference
+ * (the socket is freed after an RCU grace period: SOCK_RCU_FREE).
+ */
+struct asmc_sock *asmc_lgr_find_conn(struct asmc_lgr *lgr, u32 token)
+{
+	struct asmc_sock *smc;
+
+	rcu_read_lock();
+	smc = xa_load(&lgr->conns, token);
+	if (smc && !refcount_inc_not_zero(&smc->sk.sk_refcnt))
+		smc = NULL;
+	rcu_read_unlock();
+	return smc;
+}
+
+static bool asmc_lgr_usable(struct asmc_lgr *lgr)
+{
+	struct asmc_link *lnk = lgr->links[0];
+
+	return !lgr->terminating && lnk &&
+	       READ_ONCE(lnk->state) == ASMC_LNK_ACTIVE &&
+	       lgr->conns_num < ASMC_CONNS_PER_LGR;
+}
+
+/* Server: reuse a group with this client (same peer ID, same peer GID on
+ * its link and version), or build a new one (first contact). For a first
+ * contact the bucket stays locked until asmc_lgr_setup_done().
+ */
+int asmc_lgr_server_attach(struct asmc_sock *smc, const u8 *peer_id,
+			   const u8 *peer_gid, u8 version,
+			   struct asmc_ibsel *sel, struct asmc_lgr_ref *ref)
+{
+	struct asmc_lgr_bucket *b = asmc_lgr_bucket(peer_id,
+						    ASMC_ROLE_SERVER);
+	struct net *net = sock_net(&smc->sk);
+	struct asmc_lgr *lgr;
+	int rc;
+
+	memset(ref, 0, sizeof(*ref));
+	mutex_lock(&b->mutex);
+	hlist_for_each_entry(lgr, &b->head, hnode) {
+		if (!net_eq(lgr->net, net) || lgr->role != ASMC_ROLE_SERVER ||
+		    lgr->smc_version != version ||
+		    memcmp(lgr->peer_id, peer_id, 8) ||
+		    memcmp(lgr->links[0]->peer_gid, peer_gid, 16) ||
+		    lgr->links[0]->sel.dev != sel->dev)
+			continue;
+		mutex_lock(&lgr->mutex);
+		rc = asmc_lgr_usable(lgr) ? asmc_lgr_add_conn(lgr, smc) :
+					    -EBUSY;
+		mutex_unlock(&lgr->mutex);
+		if (!rc) {
+			mutex_unlock(&b->mutex);
+			ref->lgr = lgr;
+			ref->link = lgr->links[0];
+			return 0;
+		}
+	}
+	rc = asmc_lgr_create(smc, ASMC_ROLE_SERVER, version, peer_id, sel,
+			     ref);
+	if (rc)
+		mutex_unlock(&b->mutex);
+	return rc;	/* first contact: the bucket stays locked */
+}
+
+/* Client: a first contact builds a new group; otherwise the Accept names
+ * the server's link (QP number and GID) of a group we must already have.
+ * -ENOENT then means the peers are out of sync.
+ */
+int asmc_lgr_client_attach(struct asmc_sock *smc, const u8 *peer_id,
+			   const u8 *peer_gid, u32 peer_qpn, u8 version,
+			   bool first_contact, struct asmc_ibsel *sel,
+			   struct asmc_lgr_ref *ref)
+{
+	struct asmc_lgr_bucket *b = asmc_lgr_bucket(peer_id,
+						    ASMC_ROLE_CLIENT);
+	struct net *net = sock_net(&smc->sk);
+	struct asmc_lgr *lgr;
+	int rc = -ENOENT;
+
+	memset(ref, 0, sizeof(*ref));
+	mutex_lock(&b->mutex);
+	if (first_contact) {
+		rc = asmc_lgr_create(smc, ASMC_ROLE_CLIENT, version, peer_id,
+				     sel, ref);
+		if (rc)
+			mutex_unlock(&b->mutex);
+		return rc;
+	}
+	hlist_for_each_entry(lgr, &b->head, hnode) {
+		if (!net_eq(lgr->net, net) || lgr->role != ASMC_ROLE_CLIENT ||
+		    lgr->smc_version != version ||
+		    memcmp(lgr->peer_id, peer_id, 8) ||
+		    lgr->links[0]->peer_qpn != peer_qpn ||
+		    memcmp(lgr->links[0]->peer_gid, peer_gid, 16))
+			continue;
+		mutex_lock(&lgr->mutex);
+		rc = asmc_lgr_usable(lgr) ? asmc_lgr_add_conn(lgr, smc) :
+					    -ENOENT;
+		mutex_unlock(&lgr->mutex);
+		if (!rc) {
+			ref->lgr = lgr;
+			ref->link = lgr->links[0];
+		}
+		break;
+	}
+	mutex_unlock(&b->mutex);
+	return rc;
+}
+
+/* New group with its first link (QP in INIT), hashed, @smc registered.
+ * Caller holds the bucket mutex.
+ */
+static int asmc_lgr_create(struct asmc_sock *smc, u8 role, u8 version,
+		    const u8 *peer_id, struct asmc_ibsel *sel,
+		    struct asmc_lgr_ref *ref)
+{
+	struct asmc_lgr_bucket *b = asmc_lgr_bucket(peer_id, role);
+	struct asmc_lgr *lgr;
+	int rc;
+
+	lockdep_assert_held(&b->mutex);
+	lgr = asmc_lgr_new(sock_net(&smc->sk), role, version, peer_id);
+	if (!lgr)
+		return -ENOMEM;
+	rc = asmc_link_create(lgr->links[0], sel, version >= 2);
+	if (rc) {
+		/* the link freed what it had; do not destroy it twice */
+		kfree(lgr->links[0]);
+		lgr->links[0] = NULL;
+		asmc_lgr_put(lgr);
+		return rc;
+	}
+	lgr->links[0]->link_id = 1;
+	get_random_bytes(&lgr->links[0]->link_uid, 4);
+	mutex_lock(&lgr->mutex);
+	rc = asmc_lgr_add_conn(lgr, smc);
+	mutex_unlock(&lgr->mutex);
+	if (rc) {
+		asmc_lgr_put(lgr);
+		return rc;
+	}
+	hlist_add_head(&lgr->hnode, &b->head);
+	lgr->hashed = true;	/* owns the initial reference */
+	ref->lgr = lgr;
+	ref->link = lgr->links[0];
+	ref->first_contact = true;
+	return 0;
+}
+
+/* End of a first contact: unlock the peer's bucket; on failure the new
+ * group goes away (the connection was detached by the caller).
+ */
+void asmc_lgr_setup_done(struct asmc_lgr_ref *ref, bool ok)
+{
+	struct asmc_lgr *lgr = ref->lgr;
+	struct asmc_lgr_bucket *b;
+
+	if (!ref->first_contact || !lgr)
+		return;
+	b = asmc_lgr_bucket(lgr->peer_id, lgr->role);
+	lockdep_assert_held(&b->mutex);
+	if (!ok) {
+		mutex_lock(&lgr->mutex);
+		lgr->terminating = true;
+		mutex_unlock(&lgr->mutex);
+		asmc_lgr_unhash(lgr);
+	}
+	mutex_unlock(&b->mutex);
+	ref->first_contact = false;
+}
+
+/* Abort every connection, take the group out of the hash, free it when
+ * the last connection lets go. Process context.
+ */
+static void asmc_lgr_terminate(struct asmc_lgr *lgr, int err)
+{
+	struct asmc_lgr_bucket *b = asmc_lgr_bucket(lgr->peer_id, lgr->role);
+	struct asmc_sock *smc;
+	unsigned long token;
+
+	mutex_lock(&b->mutex);
+	mutex_lock(&lgr->mutex);
+	lgr->terminating = true;
+	mutex_unlock(&lgr->mutex);
+	kref_get(&lgr->ref);
+	if (cancel_delayed_work(&lgr->free_work))
+		kref_put(&lgr->ref, asmc_lgr_release);	/* not the last */
+	asmc_lgr_unhash(lgr);
+	mutex_unlock(&b->mutex);
+
+	if (lgr->links[0])
+		asmc_link_error(lgr->links[0]);
+	xa_for_each(&lgr->conns, token, smc) {
+		if (!refcount_inc_not_zero(&smc->sk.sk_refcnt))
+			continue;
+		asmc_conn_abort(smc, err);
+		sock_put(&smc->sk);
+	}
+	/* connections no longer use the link: free the device resources
+	 * now, whatever the applications still hold
+	 */
+	asmc_lgr_release_hw(lgr);
+	asmc_lgr_put(lgr);
+}
+
+static void asmc_lgr_terminate_work(struct work_struct *work)
+{
+	struct asmc_lgr *lgr = container_of(work, struct asmc_lgr,
+					    terminate_work);
+
+	asmc_lgr_terminate(lgr, ECONNRESET);
+	asmc_lgr_put(lgr);	/* taken when the work was queued */
+}
+
+/* A link failed (completion error, peer gone, DELETE_LINK): with a single
+ * link the whole group ends. Any context.
+ */
+void asmc_lgr_link_down(struct asmc_link *lnk)
+{
+	struct asmc_lgr *lgr = lnk->lgr;
+
+	if (!lgr || !kref_get_unless_zero(&lgr->ref))
+		return;
+	if (!queue_work(asmc_wq, &lgr->terminate_work))
+		kref_put(&lgr->ref, asmc_lgr_release);	/* cannot be last */
+}
+
+/* Idle for the whole delay: say goodbye orderly, then free. */
+static void asmc_lgr_free_work(struct work_struct *work)
+{
+	struct asmc_lgr *lgr = container_of(to_delayed_work(work),
+					    struct asmc_lgr, free_work);
+	struct asmc_lgr_bucket *b = asmc_lgr_bucket(lgr->peer_id, lgr->role);
+	bool idle;
+
+	mutex_lock(&b->mutex);
+	mutex_lock(&lgr->mutex);
+	idle = !lgr->conns_num && !lgr->terminating;
+	if (idle)
+		lgr->terminating = true;
+	mutex_unlock(&lgr->mutex);
+	if (idle)
+		asmc_lgr_unhash(lgr);
+	mutex_unlock(&b->mutex);
+	if (idle) {
+		pr_debug("lgr %u idle: freed\n", lgr->id);
+		if (lgr->links[0])
+			asmc_llc_send_delete_all(lgr->links[0],
+						 ASMC_LLC_DEL_PROG_INIT_TERM);
+	}
+	asmc_lgr_put(lgr);	/* the queued work's reference */
+}
+
+/* Free idle groups now (debugfs "flush_idle"), for tests. */
+void asmc_lgr_flush_idle(void)
+{
+	struct asmc_lgr *lgr;
+
+	spin_lock_bh(&asmc_lgr_all_lock);
+	list_for_each_entry(lgr, &asmc_lgr_all, all_node) {
+		if (!delayed_work_pending(&lgr->free_work) ||
+		    !kref_get_unless_zero(&lgr->ref))
+			continue;
+		/* pending: it has its reference already */
+		if (mod_delayed_work(asmc_wq, &lgr->free_work, 0))
+			kref_put(&lgr->ref, asmc_lgr_release);
+	}
+	spin_unlock_bh(&asmc_lgr_all_lock);
+	flush_workqueue(asmc_wq);
+}
+
+/* The RDMA device goes away: end every group with a link on it. */
+void asmc_lgr_ibdev_gone(struct asmc_ibdev *dev)
+{
+	struct asmc_lgr *lgr, *victim;
+
+	for (;;) {
+		victim = NULL;
+		spin_lock_bh(&asmc_lgr_all_lock);
+		list_for_each_entry(lgr, &asmc_lgr_all, all_node) {
+			if (lgr->links[0] && lgr->links[0]->sel.dev == dev &&
+			    !lgr->terminating &&
+			    kref_get_unless_zero(&lgr->ref)) {
+				victim = lgr;
+				break;
+			}
+		}
+		spin_unlock_bh(&asmc_lgr_all_lock);
+		if (!victim)
+			break;
+		asmc_lgr_terminate(victim, ENETDOWN);
+		asmc_lgr_put(victim);
+	}
+	flush_workqueue(asmc_wq);
+}
+
+int asmc_lgr_init(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(asmc_lgr_hash); i++) {
+		mutex_init(&asmc_lgr_hash[i].mutex);
+		INIT_HLIST_HEAD(&asmc_lgr_hash[i].head);
+	}
+	return 0;
+}
+
+/* Module exit: every socket is gone, so only idle groups remain. */
+void asmc_lgr_exit(void)
+{
+	asmc_lgr_flush_idle();
+}

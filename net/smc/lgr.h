@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Link groups and links: the RDMA connections to one peer that SMC-R
+ * connections share, their buffers (RMBs, send buffers) and life cycle.
+ */
+#ifndef ASMC_LGR_H
+#define ASMC_LGR_H
+
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/scatterlist.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <rdma/ib_verbs.h>
+#include "ib.h"
+
+#define ASMC_LINKS_MAX		1	/* ADD_LINK is rejected for now */
+#define ASMC_CONNS_PER_LGR	255
+#define ASMC_WR_TX_SLOTS	16	/* control messages in flight per link */
+#define ASMC_WR_RX_BUFS		48	/* receives posted per link */
+#define ASMC_WR_MSG_LEN		44	/* LLC/CDC message */
+#define ASMC_WR_SLOT_SIZE	48
+#define ASMC_WR_SPILL_LEN	(8192 - ASMC_WR_MSG_LEN) /* v2 large LLC */
+#define ASMC_WR_WRITES_PER_TX	2	/* RDMA WRITEs before one CDC */
+#define ASMC_WR_MAX_SEND	(ASMC_WR_TX_SLOTS * (1 + ASMC_WR_WRITES_PER_TX) + 8)
+#define ASMC_BUF_SIZES		6	/* 16 KiB .. 512 KiB */
+#define ASMC_LGR_IDLE_SERVER	(600 * HZ)
+#define ASMC_LGR_IDLE_CLIENT	(610 * HZ)
+#define ASMC_LLC_WAIT		(2 * HZ)	/* response to an LLC request */
+#define ASMC_LLC_WAIT_FIRST	(4 * HZ)	/* client: first CONFIRM_LINK */
+#define ASMC_REG_MR_WAIT	(5 * HZ)
+#define ASMC_TX_SLOT_WAIT	(10 * HZ)
+#define ASMC_DRAIN_WAIT		(5 * HZ)	/* flushed WRs after QP error */
+#define ASMC_TESTLINK_TIME	(30 * HZ)	/* idle link: TEST_LINK */
+
+struct asmc_lgr;
+struct asmc_link;
+
+/* One posted control send (LLC or CDC); its buffer is slot i of tx_bufs. */
+struct asmc_wr_tx {
+	struct ib_cqe		cqe;
+	struct asmc_link	*link;
+	u8			idx;
+	/* called from the completion (softirq) with the WC status */
+	void			(*done)(struct asmc_wr_tx *tx, int status);
+	void			*ctx;
+	u64			data;		/* for the done handler */
+};
+
+struct asmc_wr_rx {
+	struct ib_cqe		cqe;
+	struct asmc_link	*link;
+	u8			idx;
+};
+
+enum asmc_link_state {
+	ASMC_LNK_UNUSED,	/* created, QP in INIT */
+	ASMC_LNK_ACTIVATING,	/* QP RTR/RTS, CONFIRM_LINK running */
+	ASMC_LNK_ACTIVE,
+	ASMC_LNK_DOWN,		/* QP in ERROR, being torn down */
+};
+
+/* An LLC message received while a local flow waits for it. */
+struct asmc_llc_wait {
+	u8			type;		/* message type expected */
+	bool			resp;		/* a response, or a request */
+	bool			done;
+	u8			msg[ASMC_WR_MSG_LEN];
+};
+
+/* A link: one RC QP between a local and a peer RoCE port.
+ * state changes under lgr->mutex; tx slot bitmap is atomic; LLC waiters
+ * under llc_lock (taken from softirq).
+ */
+struct asmc_link {
+	struct asmc_lgr		*lgr;
+	struct asmc_ibsel	sel;		/* device (ref), port, GID, MAC */
+	struct ib_pd		*pd;
+	struct ib_cq		*send_cq;
+	struct ib_cq		*recv_cq;
+	struct ib_qp		*qp;
+	u32			max_inline;
+	enum asmc_link_state	state;
+	u8			link_id;
+	u32			link_uid;
+	u32			psn;		/* our initial send PSN */
+	u8			peer_gid[16];
+	u8			peer_mac[ETH_ALEN];
+	u32			peer_qpn;
+	u32			peer_psn;
+	u32			peer_link_uid;
+	enum ib_mtu		path_mtu;
+	bool			v2_direct;	/* no gateway: hop limit 1 */
+
+	/* control traffic */
+	u8			*tx_bufs;	/* ASMC_WR_TX_SLOTS * slot size */
+	u64			tx_dma;
+	struct asmc_wr_tx	tx[ASMC_WR_TX_SLOTS];
+	unsigned long		tx_busy;	/* bitmap of slots in use */
+	wait_queue_head_t	tx_wait;	/* a slot became free */
+	atomic_t		tx_inflight;	/* posted, not completed */
+	wait_queue_head_t	drained;	/* tx_inflight reached 0 */
+	u8			*rx_bufs;	/* ASMC_WR_RX_BUFS * slot size */
+	u64			rx_dma;
+	u8			*rx_spill;	/* v2: bytes 44.. of large msgs */
+	u64			rx_spill_dma;
+	struct asmc_wr_rx	rx[ASMC_WR_RX_BUFS];
+	atomic_t		rx_posted;
+
+	/* memory registration (one at a time) */
+	struct mutex		reg_mutex;
+	struct ib_cqe		reg_cqe;
+	struct completion	reg_done;
+	int			reg_status;
+
+	/* LLC */
+	spinlock_t		llc_lock;
+	struct asmc_llc_wait	*llc_waiter;	/* one local flow at a time */
+	wait_queue_head_t	llc_wq;
+	struct mutex		llc_flow;	/* serializes local LLC flows */
+	unsigned long		last_rx;	/* jiffies of last receive */
+	struct delayed_work	testlink_work;
+	struct work_struct	llc_rx_work;	/* requests from the peer */
+	struct list_head	llc_rx_q;	/* under llc_lock */
+	int			llc_rx_qlen;
+	bool			early_confirm;	/* CONFIRM_LINK before the wait */
+	u8			early_msg[ASMC_WR_MSG_LEN];
+	bool			test_pending;
+};
+
+/* A registered buffer: RMB (peer writes into it) or send buffer. */
+struct asmc_buf {
+	struct list_head	node;		/* lgr free list, when free */
+	struct list_head	lgr_node;	/* lgr->bufs, always */
+	void			*cpu;
+	size_t			size;
+	int			size_idx;	/* 0: 16 KiB .. 5: 512 KiB */
+	struct sg_table		sgt;
+	bool			mapped;
+	bool			is_rmb;
+	/* per link: the MR (RMB only) */
+	struct ib_mr		*mr[ASMC_LINKS_MAX];
+	bool			regd[ASMC_LINKS_MAX];
+	u64			dma_addr;
+};
+
+/* A link group. Found through a hash bucket (per peer) whose mutex
+ * serializes creation and reuse decisions for that peer only. The group
+ * holds a reference for each connection and one while it is hashed.
+ * mutex protects links, conns membership and the buffer lists.
+ */
+struct asmc_lgr {
+	struct hlist_node	hnode;		/* bucket, under bucket mutex */
+	struct list_head	all_node;	/* asmc_lgr_all, asmc_lgr_all_lock */
+	struct kref		ref;
+	struct net		*net;
+	u32			id;
+	u8			role;		/* ASMC_ROLE_* of the local side */
+	u8			smc_version;	/* 1 or 2 */
+	u8			peer_id[8];
+	u8			peer_gid[16];	/* of the first link */
+	u8			eid[32];	/* negotiated EID (v2) */
+	u8			peer_os;
+	u8			peer_release;
+	char			peer_hostname[33];
+	u16			vlan;
+	bool			hashed;
+	bool			terminating;
+
+	struct mutex		mutex;
+	struct asmc_link	*links[ASMC_LINKS_MAX];
+	struct xarray		conns;		/* token -> struct asmc_sock */
+	u32			next_token;
+	int			conns_num;
+	struct list_head	bufs;		/* every buffer of the group */
+	struct list_head	free_rmbs[ASMC_BUF_SIZES];
+	struct list_head	free_sndbufs[ASMC_BUF_SIZES];
+	struct delayed_work	free_work;	/* idle link group */
+	struct work_struct	terminate_work;
+};
+
+/* Shared by the handshake code: what a connection got from its group. */
+struct asmc_lgr_ref {
+	struct asmc_lgr		*lgr;
+	struct asmc_link	*link;
+	bool			first_contact;
+};
+
+struct asmc_sock;
+
+/* lgr.c */
+int asmc_lgr_init(void);
+void asmc_lgr_exit(void);
+void asmc_lgr_put(struct asmc_lgr *lgr);
+void asmc_lgr_ibdev_gone(struct asmc_ibdev *dev);
+void asmc_lgr_flush_idle(void);
+void asmc_lgr_link_down(struct asmc_link *lnk);
+int asmc_lgr_server_attach(struct asmc_sock *smc, const u8 *peer_id,
+			   const u8 *peer_gid, u8 version,
+			   struct asmc_ibsel *sel, struct asmc_lgr_ref *ref);
+int asmc_lgr_client_attach(struct asmc_sock *smc, const u8 *peer_id,
+			   const u8 *peer_gid, u32 peer_qpn, u8 version,
+			   bool first_contact, struct asmc_ibsel *sel,
+			   struct asmc_lgr_ref *ref);
+void asmc_lgr_setup_done(struct asmc_lgr_ref *ref, bool ok);
+void asmc_lgr_del_conn(struct asmc_sock *smc);
+void asmc_lgr_leave(struct asmc_sock *smc);
+struct asmc_sock *asmc_lgr_find_conn(struct asmc_lgr *lgr, u32 token);
+struct asmc_buf *asmc_buf_get(struct asmc_lgr *lgr, bool rmb, u32 want,
+			      bool *reused);
+void asmc_buf_put(struct asmc_lgr *lgr, struct asmc_buf *buf);
+int asmc_buf_register(struct asmc_buf *buf, struct asmc_link *lnk);
+
+/* wr.c: the QP and its control traffic */
+int asmc_link_create(struct asmc_link *lnk, struct asmc_ibsel *sel,
+		     bool v2);
+void asmc_link_destroy(struct asmc_link *lnk);
+int asmc_link_rtr(struct asmc_link *lnk);
+int asmc_link_rts(struct asmc_link *lnk);
+void asmc_link_error(struct asmc_link *lnk);
+int asmc_wr_tx_get(struct asmc_link *lnk, struct asmc_wr_tx **tx, u8 **buf,
+		   bool wait);
+void asmc_wr_tx_put(struct asmc_wr_tx *tx);
+int asmc_wr_tx_send(struct asmc_wr_tx *tx, size_t len);
+int asmc_wr_tx_send_after(struct asmc_wr_tx *tx, size_t len,
+			  struct ib_rdma_wr *writes, int nwrites);
+int asmc_wr_reg_mr(struct asmc_link *lnk, struct ib_mr *mr);
+
+#endif /* ASMC_LGR_H */

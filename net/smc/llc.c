@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0
+/* LLC flows of a link. Received messages are parsed in the completion
+ * handler: responses wake the one local flow waiting for them, requests
+ * are answered from a work item; every wait for the peer has a deadline.
+ */
+#define pr_fmt(fmt) "smc: " fmt
+
+#include <linux/slab.h>
+#include "clc_wire.h"
+#include "debug.h"
+#include "lgr.h"
+#include "llc.h"
+#include "socket.h"
+
+struct asmc_llc_rxq {
+	struct list_head	node;
+	u8			msg[ASMC_WR_MSG_LEN];
+};
+
+#define ASMC_LLC_RXQ_MAX	32	/* requests queued per link */
+
+static u8 lnk_llc_version(struct asmc_link *lnk)
+{
+	return lnk->lgr->smc_version >= 2 ? ASMC_LLC_V2 : ASMC_LLC_V1;
+}
+
+/* Send one LLC message (not waiting for an answer). */
+static int asmc_llc_send(struct asmc_link *lnk, struct asmc_llc_msg *msg,
+			 bool wait)
+{
+	struct asmc_wr_tx *tx;
+	u8 *buf;
+	int rc, len;
+
+	msg->version = lnk_llc_version(lnk);
+	rc = asmc_wr_tx_get(lnk, &tx, &buf, wait);
+	if (rc)
+		return rc;
+	len = asmc_llc_build(buf, ASMC_WR_MSG_LEN, msg);
+	if (len < 0) {
+		asmc_wr_tx_put(tx);
+		return len;
+	}
+	return asmc_wr_tx_send(tx, len);
+}
+
+/* Send raw bytes (an echo of a received request, already adjusted). */
+static int asmc_llc_send_raw(struct asmc_link *lnk, const u8 *msg, bool wait)
+{
+	struct asmc_wr_tx *tx;
+	u8 *buf;
+	int rc;
+
+	rc = asmc_wr_tx_get(lnk, &tx, &buf, wait);
+	if (rc)
+		return rc;
+	memcpy(buf, msg, ASMC_WR_MSG_LEN);
+	return asmc_wr_tx_send(tx, ASMC_WR_MSG_LEN);
+}
+
+/* Wait for an LLC message of @type (a response if @resp), up to @timeo.
+ * The caller holds lnk->llc_flow and armed @w before provoking it.
+ */
+static int asmc_llc_wait(struct asmc_link *lnk, struct asmc_llc_wait *w,
+			 unsigned long timeo, struct asmc_llc_msg *out)
+{
+	long left;
+	int rc;
+
+	left = wait_event_timeout(lnk->llc_wq, READ_ONCE(w->done) ||
+				  READ_ONCE(lnk->state) == ASMC_LNK_DOWN,
+				  timeo);
+	spin_lock_bh(&lnk->llc_lock);
+	lnk->llc_waiter = NULL;
+	spin_unlock_bh(&lnk->llc_lock);
+	if (!w->done)
+		return left ? -ENOLINK : -ETIMEDOUT;
+	rc = asmc_llc_parse(w->msg, ASMC_WR_MSG_LEN, out);
+	return rc;
+}
+
+static void asmc_llc_arm(struct asmc_link *lnk, struct asmc_llc_wait *w,
+			 u8 type, bool resp)
+{
+	memset(w, 0, sizeof(*w));
+	w->type = type;
+	w->resp = resp;
+	spin_lock_bh(&lnk->llc_lock);
+	lnk->llc_waiter = w;
+	spin_unlock_bh(&lnk->llc_lock);
+}
+
+/* Request/response exchange: one local flow at a time per link. */
+static int asmc_llc_exchange(struct asmc_link *lnk, struct asmc_llc_msg *req,
+			     struct asmc_llc_msg *resp)
+{
+	struct asmc_llc_wait w;
+	int rc;
+
+	mutex_lock(&lnk->llc_flow);
+	asmc_llc_arm(lnk, &w, req->type, true);
+	rc = asmc_llc_send(lnk, req, true);
+	if (rc) {
+		spin_lock_bh(&lnk->llc_lock);
+		lnk->llc_waiter = NULL;
+		spin_unlock_bh(&lnk->llc_lock);
+	} else {
+		rc = asmc_llc_wait(lnk, &w, ASMC_LLC_WAIT, resp);
+	}
+	mutex_unlock(&lnk->llc_flow);
+	return rc;
+}
+
+static void asmc_llc_fill_confirm(struct asmc_link *lnk,
+				  struct asmc_llc_msg *m, bool resp)
+{
+	struct asmc_llc_confirm_link *cl = &m->confirm_link;
+
+	memset(m, 0, sizeof(*m));
+	m->type = ASMC_LLC_CONFIRM_LINK;
+	m->flags = ASMC_LLC_FLAG_NO_RMBE_EYEC | (resp ? ASMC_LLC_FLAG_RESP : 0);
+	memcpy(cl->mac, lnk->sel.mac, ETH_ALEN);
+	memcpy(cl->gid, lnk->sel.gid, 16);
+	cl->qpn = lnk->qp->qp_num;
+	cl->link_id = lnk->link_id;
+	cl->link_uid = lnk->link_uid;
+	cl->max_links = ASMC_LLC_MAX_LINKS;
+}
+
+/* Server, first link of a new group: QP is in RTS. Returns 0 with the
+ * link active, a positive CLC decline code, or a negative error.
+ */
+int asmc_llc_server_confirm_link(struct asmc_link *lnk)
+{
+	struct asmc_llc_msg req, resp;
+	int rc;
+
+	asmc_llc_fill_confirm(lnk, &req, false);
+	rc = asmc_llc_exchange(lnk, &req, &resp);
+	if (rc == -ETIMEDOUT)
+		return ASMC_DECL_TIMEOUT_CL;
+	if (rc)
+		return rc;
+	if (!(resp.flags & ASMC_LLC_FLAG_NO_RMBE_EYEC))
+		return ASMC_DECL_RMBE_EC;
+	lnk->peer_link_uid = resp.confirm_link.link_uid;
+	asmc_llc_link_active(lnk);
+	return 0;
+}
+
+/* Client, first link: wait for the server's CONFIRM_LINK, move the QP to
+ * RTS, register our RMB (the server may write right after our answer)
+ * and answer. Returns 0, a positive CLC decline code, or -errno.
+ */
+int asmc_llc_client_confirm_link(struct asmc_link *lnk, struct asmc_buf *rmb)
+{
+	struct asmc_llc_msg req, resp;
+	struct asmc_llc_wait w;
+	int rc;
+
+	mutex_lock(&lnk->llc_flow);
+	if (lnk->early_confirm) {
+		/* it arrived before we were ready to wait for it */
+		memcpy(w.msg, lnk->early_msg, ASMC_WR_MSG_LEN);
+		w.done = true;
+		lnk->early_confirm = false;
+		rc = asmc_llc_parse(w.msg, ASMC_WR_MSG_LEN, &req);
+	} else {
+		asmc_llc_arm(lnk, &w, ASMC_LLC_CONFIRM_LINK, false);
+		rc = asmc_llc_wait(lnk, &w, ASMC_LLC_WAIT_FIRST, &req);
+	}
+	mutex_unlock(&lnk->llc_flow);
+	if (rc == -ETIMEDOUT)
+		return ASMC_DECL_TIMEOUT_CL;
+	if (rc)
+		return rc;
+	if (!(req.flags & ASMC_LLC_FLAG_NO_RMBE_EYEC))
+		return ASMC_DECL_RMBE_EC;
+	lnk->link_id = req.confirm_link.link_id;
+	lnk->peer_link_uid = req.confirm_link.link_uid;
+	rc = asmc_link_rts(lnk);
+	if (rc)
+		return ASMC_DECL_ERR_RDYLNK;
+	rc = asmc_buf_register(rmb, lnk);
+	if (rc)
+		return ASMC_DECL_ERR_REGBUF;
+	asmc_llc_fill_confirm(lnk, &resp, true);
+	rc = asmc_llc_send(lnk, &resp, true);
+	if (rc)
+		return rc;
+	asmc_llc_link_active(lnk);
+	return 0;
+}
+
+/* Announce a newly registered RMB on a group that is already up. */
+int asmc_llc_confirm_rkey(struct asmc_link *lnk, struct asmc_buf *rmb)
+{
+	struct asmc_llc_msg req = {}, resp;
+	int rc;
+
+	req.type = ASMC_LLC_CONFIRM_RKEY;
+	req.confirm_rkey.rkey = rmb->mr[0]->rkey;
+	req.confirm_rkey.addr = rmb->mr[0]->iova;
+	rc = asmc_llc_exchange(lnk, &req, &resp);
+	if (rc)
+		return rc;
+	return resp.flags & ASMC_LLC_FLAG_RKEY_NEG ? -EIO : 0;
+}
+
+/* The RMB is free again: the peer may forget its rkey (best effort). */
+void asmc_llc_delete_rkey(struct asmc_link *lnk, struct asmc_buf *rmb)
+{
+	struct asmc_llc_msg req = {}, resp;
+
+	if (READ_ONCE(lnk->state) != ASMC_LNK_ACTIVE || !rmb->mr[0])
+		return;
+	req.type = ASMC_LLC_DELETE_RKEY;
+	req.delete_rkey.n_rkeys = 1;
+	req.delete_rkey.rkeys[0] = rmb->mr[0]->rkey;
+	asmc_llc_exchange(lnk, &req, &resp);
+}
+
+/* Orderly end of the whole group (idle expiry). No answer is awaited. */
+void asmc_llc_send_delete_all(struct asmc_link *lnk, u32 reason)
+{
+	struct asmc_llc_msg m = {};
+
+	if (READ_ONCE(lnk->state) != ASMC_LNK_ACTIVE)
+		return;
+	m.type = ASMC_LLC_DELETE_LINK;
+	m.flags = ASMC_LLC_FLAG_DEL_LINK_ALL | ASMC_LLC_FLAG_DEL_LINK_ORDERLY;
+	m.delete_link.reason = reason;
+	asmc_llc_send(lnk, &m, true);
+}
+
+/* ---- requests from the peer (process context) ------------------------- */
+
+/* The first 44 bytes of @msg echoed back as a response; in v2 groups the
+ * 16-bit length stays as received (44).
+ */
+static void asmc_llc_echo(struct asmc_link *lnk, u8 *msg, u8 add_flags)
+{
+	msg[3] |= ASMC_LLC_FLAG_RESP | add_flags;
+	asmc_llc_send_raw(lnk, msg, true);
+}
+
+static void asmc_llc_handle(struct asmc_link *lnk, u8 *raw)
+{
+	struct asmc_llc_msg m;
+
+	if (asmc_llc_parse(raw, ASMC_WR_MSG_LEN, &m)) {
+		pr_debug("link %p: malformed LLC 0x%02x dropped\n", lnk, raw[0]);
+		return;
+	}
+	switch (m.type) {
+	case ASMC_LLC_CONFIRM_RKEY:
+		/* rkeys arrive with each connection's CLC: nothing to keep */
+		if (m.confirm_rkey.n_other > ASMC_LLC_CONF_RKEY_MAX_OTHER)
+			asmc_llc_echo(lnk, raw, ASMC_LLC_FLAG_RKEY_NEG |
+					   ASMC_LLC_FLAG_RKEY_RETRY);
+		else
+			asmc_llc_echo(lnk, raw, 0);
+		break;
+	case ASMC_LLC_DELETE_RKEY:
+		if (m.version == ASMC_LLC_V2)
+			memset(raw + 4, 0, ASMC_WR_MSG_LEN - 4);
+		else
+			raw[5] = 0;	/* every rkey known */
+		if (m.version == ASMC_LLC_V2)
+			raw[4] = m.delete_rkey.n_rkeys;
+		asmc_llc_echo(lnk, raw, 0);
+		break;
+	case ASMC_LLC_ADD_LINK:
+		/* one link per group for now: reject, no alternate path */
+		if (m.version == ASMC_LLC_V1)
+			raw[2] = (raw[2] & 0xf0) | ASMC_LLC_REJ_NO_ALT_PATH;
+		asmc_llc_echo(lnk, raw, ASMC_LLC_FLAG_ADD_LNK_REJ);
+		break;
+	case ASMC_LLC_REQ_ADD_LINK:
+		memset(raw + 4, 0, ASMC_WR_MSG_LEN - 4);
+		asmc_llc_echo(lnk, raw, 0);
+		break;
+	case ASMC_LLC_DELETE_LINK:
+		if (!(m.flags & ASMC_LLC_FLAG_DEL_LINK_ALL))
+			asmc_llc_echo(lnk, raw, 0);
+		pr_debug("link %p: peer deletes link(s), reason 0x%08x\n", lnk,
+			 m.delete_link.reason);
+		asmc_link_error(lnk);
+		break;
+	default:
+		/* CONFIRM_LINK outside setup, ADD_LINK_CONT, ...: ignored */
+		break;
+	}
+}
+
+static void asmc_llc_rx_work(struct work_struct *work)
+{
+	struct asmc_link *lnk = container_of(work, struct asmc_link,
+					     llc_rx_work);
+	struct asmc_llc_rxq *q;
+
+	for (;;) {
+		spin_lock_bh(&lnk->llc_lock);
+		q = list_first_entry_or_null(&lnk->llc_rx_q,
+					     struct asmc_llc_rxq, node);
+		if (q) {
+			list_del(&q->node);
+			lnk->llc_rx_qlen--;
+		}
+		spin_unlock_bh(&lnk->llc_lock);
+		if (!q)
+			break;
+		if (READ_ONCE(lnk->state) != ASMC_LNK_DOWN)
+			asmc_llc_handle(lnk, q->msg);
+		kfree(q);
+	}
+}
+
+/* TEST_LINK requests are answered here, in the completion handler. */
+static void asmc_llc_test_link_rx(struct asmc_link *lnk, const u8 *buf,
+				  bool resp)
+{
+	u8 echo[ASMC_WR_MSG_LEN];
+
+	if (resp) {
+		WRITE_ONCE(lnk->test_pending, false);
+		return;
+	}
+	memcpy(echo, buf, ASMC_WR_MSG_LEN);
+	echo[3] |= ASMC_LLC_FLAG_RESP;
+	asmc_llc_send_raw(lnk, echo, false);
+}
+
+/* Completion handler (softirq): the first 44 bytes of an LLC message. */
+void asmc_llc_rx(struct asmc_link *lnk, const u8 *buf, u32 len)
+{
+	u8 msg[ASMC_WR_MSG_LEN];
+	struct asmc_llc_wait *w;
+	struct asmc_llc_rxq *q;
+	bool resp;
+
+	/* large v2 messages (ADD_LINK, REQUEST_ADD_LINK) are handled by their
+	 * first 44 bytes only: from here on they claim to be 44 bytes long
+	 */
+	memcpy(msg, buf, ASMC_WR_MSG_LEN);
+	if ((msg[0] >> 4) == ASMC_LLC_V2 && len > ASMC_WR_MSG_LEN) {
+		msg[1] = ASMC_WR_MSG_LEN;
+		msg[2] = 0;
+	}
+	buf = msg;
+	resp = buf[3] & ASMC_LLC_FLAG_RESP;
+	if ((buf[0] & 0x0f) == ASMC_LLC_TEST_LINK) {
+		asmc_llc_test_link_rx(lnk, buf, resp);
+		return;
+	}
+
+	spin_lock(&lnk->llc_lock);
+	w = lnk->llc_waiter;
+	if (w && !w->done && w->type == (buf[0] & 0x0f) && w->resp == resp) {
+		memcpy(w->msg, buf, ASMC_WR_MSG_LEN);
+		WRITE_ONCE(w->done, true);
+		spin_unlock(&lnk->llc_lock);
+		wake_up(&lnk->llc_wq);
+		return;
+	}
+	if (!resp && (buf[0] & 0x0f) == ASMC_LLC_CONFIRM_LINK &&
+	    lnk->state == ASMC_LNK_UNUSED) {
+		/* the client was not waiting yet: keep it for the flow */
+		memcpy(lnk->early_msg, buf, ASMC_WR_MSG_LEN);
+		lnk->early_confirm = true;
+		spin_unlock(&lnk->llc_lock);
+		return;
+	}
+	if (resp || lnk->llc_rx_qlen >= ASMC_LLC_RXQ_MAX) {
+		/* responses nobody waits for are dropped */
+		spin_unlock(&lnk->llc_lock);
+		return;
+	}
+	q = kmalloc(sizeof(*q), GFP_ATOMIC);
+	if (q) {
+		memcpy(q->msg, buf, ASMC_WR_MSG_LEN);
+		list_add_tail(&q->node, &lnk->llc_rx_q);
+		lnk->llc_rx_qlen++;
+		queue_work(asmc_wq, &lnk->llc_rx_work);
+	}
+	spin_unlock(&lnk->llc_lock);
+}
+
+/* ---- keepalive --------------------------------------------------------- */
+
+static void asmc_llc_testlink_work(struct work_struct *work)
+{
+	struct asmc_link *lnk = container_of(to_delayed_work(work),
+					     struct asmc_link, testlink_work);
+	unsigned long idle = jiffies - READ_ONCE(lnk->last_rx);
+	unsigned long period = ASMC_TESTLINK_TIME;
+	unsigned long next;
+	struct asmc_llc_msg m = {};
+
+	if (READ_ONCE(lnk->state) != ASMC_LNK_ACTIVE)
+		return;
+	if (READ_ONCE(lnk->test_pending)) {
+		/* nothing at all came back within the answer time */
+		if (idle >= ASMC_LLC_WAIT) {
+			pr_debug("link %p: no TEST_LINK answer, link down\n",
+				 lnk);
+			asmc_link_error(lnk);
+			return;
+		}
+	} else if (idle >= period) {
+		m.type = ASMC_LLC_TEST_LINK;
+		WRITE_ONCE(lnk->test_pending, true);
+		if (asmc_llc_send(lnk, &m, false))
+			WRITE_ONCE(lnk->test_pending, false);
+		queue_delayed_work(asmc_wq, &lnk->testlink_work,
+				   ASMC_LLC_WAIT);
+		return;
+	}
+	next = READ_ONCE(lnk->test_pending) ? ASMC_LLC_WAIT :
+	       period - min(idle, period) + 1;
+	queue_delayed_work(asmc_wq, &lnk->testlink_work, next);
+}
+
+void asmc_llc_link_init(struct asmc_link *lnk)
+{
+	INIT_WORK(&lnk->llc_rx_work, asmc_llc_rx_work);
+	INIT_DELAYED_WORK(&lnk->testlink_work, asmc_llc_testlink_work);
+	lnk->last_rx = jiffies;
+}
+
+void asmc_llc_link_active(struct asmc_link *lnk)
+{
+	WRITE_ONCE(lnk->last_rx, jiffies);
+	WRITE_ONCE(lnk->state, ASMC_LNK_ACTIVE);
+	if (ASMC_TESTLINK_TIME)
+		queue_delayed_work(asmc_wq, &lnk->testlink_work,
+				   ASMC_TESTLINK_TIME);
+	pr_debug("link %p active: QP %u <-> %u\n", lnk, lnk->qp->qp_num,
+		 lnk->peer_qpn);
+}
+
+/* No completion handler runs any more: stop the work and drop requests. */
+void asmc_llc_link_stop(struct asmc_link *lnk)
+{
+	struct asmc_llc_rxq *q, *tmp;
+
+	if (!lnk->llc_rx_work.func)
+		return;		/* never initialised */
+	cancel_delayed_work_sync(&lnk->testlink_work);
+	cancel_work_sync(&lnk->llc_rx_work);
+	list_for_each_entry_safe(q, tmp, &lnk->llc_rx_q, node) {
+		list_del(&q->node);
+		kfree(q);
+	}
+	lnk->llc_rx_qlen = 0;
+}

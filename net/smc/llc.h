@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* LLC: link-level control messages over a link's QP (CONFIRM_LINK,
+ * CONFIRM/DELETE_RKEY, TEST_LINK, DELETE_LINK; ADD_LINK is rejected).
+ */
+#ifndef ASMC_LLC_H
+#define ASMC_LLC_H
+
+#include "lgr.h"
+#include "llc_wire.h"
+
+struct asmc_buf;
+
+void asmc_llc_rx(struct asmc_link *lnk, const u8 *buf, u32 len);
+void asmc_llc_link_init(struct asmc_link *lnk);
+void asmc_llc_link_stop(struct asmc_link *lnk);
+void asmc_llc_link_active(struct asmc_link *lnk);
+
+int asmc_llc_server_confirm_link(struct asmc_link *lnk);
+int asmc_llc_client_confirm_link(struct asmc_link *lnk,
+				 struct asmc_buf *rmb);
+int asmc_llc_confirm_rkey(struct asmc_link *lnk, struct asmc_buf *rmb);
+void asmc_llc_delete_rkey(struct asmc_link *lnk, struct asmc_buf *rmb);
+void asmc_llc_send_delete_all(struct asmc_link *lnk, u32 reason);
+
+#endif /* ASMC_LLC_H */

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/* SMC-R send path. sendmsg copies into the send buffer ring; a push claims
+ * the next range that fits into the peer's RMBE and posts it as up to two
+ * RDMA WRITEs (split where either ring wraps) followed by one CDC.
+ */
+#define pr_fmt(fmt) "smc: " fmt
+
+#include <linux/sched/signal.h>
+#include <linux/bvec.h>
+#include <linux/uio.h>
+#include <net/sock.h>
+#include "cdc.h"
+#include "lgr.h"
+#include "netns.h"
+#include "socket.h"
+#include "tx.h"
+
+/* Free room in the send buffer. */
+u64 asmc_tx_space(struct asmc_sock *smc)
+{
+	struct asmc_conn *conn = &smc->conn;
+
+	return conn->sndbuf_size - (READ_ONCE(conn->sb_filled) -
+				    READ_ONCE(conn->sb_done));
+}
+
+static bool asmc_tx_has_work(struct asmc_conn *conn)
+{
+	return (conn->sb_filled > conn->sb_posted &&
+		asmc_conn_peer_free(conn)) ||
+	       conn->tx_need_update ||
+	       conn->local_conn_flags != conn->sent_conn_flags;
+}
+
+/* Local SGEs for @len bytes of the send buffer from byte total @pos. */
+static int asmc_tx_sges(struct asmc_conn *conn, struct ib_sge *sge, u64 pos,
+			u32 len, u32 lkey)
+{
+	u32 off = pos % conn->sndbuf_size;
+	u32 first = min_t(u32, len, conn->sndbuf_size - off);
+	u64 base = conn->sndbuf->dma_addr;
+
+	sge[0].addr = base + off;
+	sge[0].length = first;
+	sge[0].lkey = lkey;
+	if (first == len)
+		return 1;
+	sge[1].addr = base;
+	sge[1].length = len - first;
+	sge[1].lkey = lkey;
+	return 2;
+}
+
+/* Post what can go now. Without @can_sleep (softirq, or under locks) a
+ * missing send slot defers the push to tx_work.
+ */
+void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
+{
+	struct asmc_conn *conn = &smc->conn;
+	struct ib_rdma_wr wr[ASMC_WR_WRITES_PER_TX];
+	struct ib_sge sge[ASMC_WR_WRITES_PER_TX][2];
+	struct asmc_link *lnk = conn->link;
+	u32 lkey, len, part, toff, done;
+	struct asmc_wr_tx *tx;
+	int nw, rc;
+	u8 *buf;
+
+	/* nothing can go before the handshake told us the peer's RMBE */
+	if (!lnk || !READ_ONCE(conn->peer_rmbe_size))
+		return;
+	lkey = lnk->pd->local_dma_lkey;
+	for (;;) {
+		spin_lock_bh(&conn->lock);
+		if (!asmc_tx_has_work(conn)) {
+			conn->tx_pending = false;
+			spin_unlock_bh(&conn->lock);
+			return;
+		}
+		spin_unlock_bh(&conn->lock);
+
+		rc = asmc_wr_tx_get(lnk, &tx, &buf, can_sleep);
+		if (rc == -EBUSY) {
+			/* every slot of the link is busy: retry from the work,
+			 * which may wait for one
+			 */
+			spin_lock_bh(&conn->lock);
+			conn->tx_pending = true;
+			spin_unlock_bh(&conn->lock);
+			sock_hold(&smc->sk);
+			if (!queue_work(asmc_wq, &conn->tx_work))
+				sock_put(&smc->sk);
+			return;
+		}
+		if (rc)
+			return;		/* link down: the group aborts us */
+
+		spin_lock_bh(&conn->tx_lock);
+		spin_lock_bh(&conn->lock);
+		if (!asmc_tx_has_work(conn)) {
+			spin_unlock_bh(&conn->lock);
+			spin_unlock_bh(&conn->tx_lock);
+			asmc_wr_tx_put(tx);
+			continue;
+		}
+		len = min_t(u64, conn->sb_filled - conn->sb_posted,
+			    asmc_conn_peer_free(conn));
+		/* the urgent byte must end a write: its CDC marks it */
+		if (conn->tx_urg_mark > conn->sb_posted)
+			len = min_t(u64, len,
+				    conn->tx_urg_mark - conn->sb_posted);
+		nw = 0;
+		done = 0;
+		while (done < len) {
+			/* one WRITE per contiguous range of the peer's RMBE */
+			toff = (conn->tx_prod + done) % conn->peer_rmbe_size;
+			part = min_t(u32, len - done,
+				     conn->peer_rmbe_size - toff);
+			memset(&wr[nw], 0, sizeof(wr[nw]));
+			wr[nw].wr.sg_list = sge[nw];
+			wr[nw].wr.num_sge = asmc_tx_sges(conn, sge[nw],
+							 conn->sb_posted + done,
+							 part, lkey);
+			wr[nw].remote_addr = conn->peer_rmb_addr + toff;
+			wr[nw].rkey = conn->peer_rkey;
+			done += part;
+			nw++;
+		}
+		conn->sb_posted += len;
+		conn->tx_prod += len;
+		/* more waiting than the peer has room for: ask for an update */
+		conn->tx_blocked = conn->sb_filled > conn->sb_posted;
+		asmc_cdc_prepare(smc, tx, buf);
+		spin_unlock_bh(&conn->lock);
+		rc = asmc_cdc_post(smc, tx, wr, nw);
+		spin_unlock_bh(&conn->tx_lock);
+		if (rc)
+			return;
+	}
+}
+
+void asmc_tx_work(struct work_struct *work)
+{
+	struct asmc_conn *conn = container_of(work, struct asmc_conn, tx_work);
+	struct asmc_sock *smc = container_of(conn, struct asmc_sock, conn);
+
+	asmc_tx_push(smc, true);
+	sock_put(&smc->sk);
+}
+
+/* Coalesce small writes while CDCs are in flight: their completions push
+ * the rest (autocorking); MSG_MORE/TCP_CORK hold data until uncorked or
+ * a buffer's worth is waiting.
+ */
+static bool asmc_tx_should_push(struct asmc_sock *smc, int flags)
+{
+	struct asmc_conn *conn = &smc->conn;
+	u64 waiting = conn->sb_filled - conn->sb_posted;
+	bool corked = (flags & MSG_MORE) || smc->corked;
+
+	if (waiting >= min_t(u64, ASMC_AUTOCORK_SIZE, conn->sndbuf_size / 2))
+		return true;
+	if (corked)
+		return false;
+	if (READ_ONCE(conn->tx_inflight)) {
+		spin_lock_bh(&conn->lock);
+		conn->tx_pending = true;
+		spin_unlock_bh(&conn->lock);
+		return false;
+	}
+	return true;
+}
+
+static int asmc_tx_wait_space(struct asmc_sock *smc, long *timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct sock *sk = &smc->sk;
+	int rc = 0;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (!asmc_tx_space(smc)) {
+		if (sk->sk_err || sk->sk_shutdown & SEND_SHUTDOWN ||
+		    smc->conn.peer_conn_flags & (ASMC_CDC_PEER_CONN_CLOSED |
+						 ASMC_CDC_PEER_CONN_ABORT))
+			break;
+		rc = asmc_wait_allowed(*timeo);
+		if (rc)
+			break;
+		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		sk_wait_event(sk, timeo, asmc_tx_space(smc) || sk->sk_err ||
+			      sk->sk_shutdown & SEND_SHUTDOWN ||
+			      READ_ONCE(smc->conn.peer_conn_flags), &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	return rc;
+}
+
+/* Copy @n bytes from the message into the send buffer ring. */
+static int asmc_tx_copy(struct asmc_conn *conn, struct msghdr *msg, u32 n)
+{
+	u32 off = conn->sb_filled % conn->sndbuf_size;
+	u32 first = min_t(u32, n, conn->sndbuf_size - off);
+	u8 *base = conn->sndbuf->cpu;
+
+	if (copy_from_iter(base + off, first, &msg->msg_iter) != first)
+		return -EFAULT;
+	if (first < n &&
+	    copy_from_iter(base, n - first, &msg->msg_iter) != n - first)
+		return -EFAULT;
+	return 0;
+}
+
+/* A send after the peer closed: what TCP's RST would do to us. */
+static void asmc_tx_broken_pipe(struct asmc_sock *smc)
+{
+	struct asmc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+
+	spin_lock_bh(&conn->lock);
+	conn->local_conn_flags |= ASMC_CDC_PEER_CONN_ABORT;
+	spin_unlock_bh(&conn->lock);
+	asmc_tx_push(smc, true);
+	WRITE_ONCE(sk->sk_err, EPIPE);
+	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
+	sk->sk_state_change(sk);
+}
+
+int asmc_tx_sendmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len)
+{
+	struct asmc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	size_t copied = 0;
+	long timeo;
+	int rc = 0;
+	u32 n;
+
+	lock_sock(sk);
+	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	while (copied < len) {
+		if (sk->sk_err) {
+			rc = sock_error(sk);
+			break;
+		}
+		if (sk->sk_shutdown & SEND_SHUTDOWN ||
+		    conn->peer_conn_flags & ASMC_CDC_PEER_CONN_ABORT) {
+			rc = -EPIPE;
+			break;
+		}
+		if (conn->peer_conn_flags & ASMC_CDC_PEER_CONN_CLOSED) {
+			/* the peer closed: as with TCP, this send still
+			 * "succeeds" and breaks the connection (TCP's peer
+			 * answers with RST); later sends get EPIPE
+			 */
+			iov_iter_advance(&msg->msg_iter, len - copied);
+			copied = len;
+			asmc_tx_broken_pipe(smc);
+			break;
+		}
+		if (!asmc_tx_space(smc)) {
+			asmc_tx_push(smc, true);
+			rc = asmc_tx_wait_space(smc, &timeo);
+			if (rc)
+				break;
+			continue;
+		}
+		n = min_t(u64, len - copied, asmc_tx_space(smc));
+		rc = asmc_tx_copy(conn, msg, n);
+		if (rc)
+			break;
+		spin_lock_bh(&conn->lock);
+		conn->sb_filled += n;
+		if (msg->msg_flags & MSG_OOB && copied + n == len) {
+			/* the last byte is urgent (TCP's MSG_OOB semantics) */
+			conn->tx_urg_mark = conn->sb_filled;
+			conn->tx_urg_pending = true;
+		}
+		spin_unlock_bh(&conn->lock);
+		copied += n;
+		if (asmc_tx_should_push(smc, msg->msg_flags) ||
+		    msg->msg_flags & MSG_OOB)
+			asmc_tx_push(smc, true);
+	}
+	release_sock(sk);
+	if (copied) {
+		asmc_stats_tx(sock_net(sk), copied);
+		return copied;
+	}
+	if (rc == -EPIPE && !(msg->msg_flags & MSG_NOSIGNAL))
+		send_sig(SIGPIPE, current, 0);
+	return rc;
+}
+
+/* sendfile()/splice() into the socket: the page's bytes through sendmsg. */
+ssize_t asmc_tx_sendpage(struct asmc_sock *smc, struct page *page, int offset,
+			 size_t size, int flags)
+{
+	struct bio_vec bvec = {
+		.bv_page = page, .bv_offset = offset, .bv_len = size,
+	};
+	struct msghdr msg = { .msg_flags = flags | MSG_NOSIGNAL };
+
+	iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, &bvec, 1, size);
+	return asmc_tx_sendmsg(smc, &msg, size);
+}

@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Work requests of a link: the RC QP with its CQs, the slots for LLC/CDC
+ * sends, the posted receives, memory registration, and a teardown that
+ * never waits for flushed completions without a deadline.
+ */
+#define pr_fmt(fmt) "smc: " fmt
+
+#include <linux/dma-mapping.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <rdma/ib_cache.h>
+#include "cdc.h"
+#include "debug.h"
+#include "lgr.h"
+#include "llc.h"
+
+static void asmc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc);
+static void asmc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc);
+static void asmc_wr_write_done(struct ib_cq *cq, struct ib_wc *wc);
+static void asmc_wr_reg_done(struct ib_cq *cq, struct ib_wc *wc);
+
+static struct ib_device *lnk_ibdev(struct asmc_link *lnk)
+{
+	return lnk->sel.dev->ibdev;
+}
+
+static int asmc_wr_rx_post(struct asmc_link *lnk, u8 idx)
+{
+	struct ib_sge sge[2];
+	struct ib_recv_wr wr = {};
+	int rc;
+
+	sge[0].addr = lnk->rx_dma + (u64)idx * ASMC_WR_SLOT_SIZE;
+	sge[0].length = ASMC_WR_MSG_LEN;
+	sge[0].lkey = lnk->pd->local_dma_lkey;
+	wr.num_sge = 1;
+	if (lnk->rx_spill) {
+		/* v2 groups: a large LLC message spills past byte 44 */
+		sge[1].addr = lnk->rx_spill_dma;
+		sge[1].length = ASMC_WR_SPILL_LEN;
+		sge[1].lkey = lnk->pd->local_dma_lkey;
+		wr.num_sge = 2;
+	}
+	wr.sg_list = sge;
+	wr.wr_cqe = &lnk->rx[idx].cqe;
+	atomic_inc(&lnk->rx_posted);
+	rc = ib_post_recv(lnk->qp, &wr, NULL);
+	if (rc)
+		atomic_dec(&lnk->rx_posted);
+	return rc;
+}
+
+static void asmc_wr_check_drained(struct asmc_link *lnk)
+{
+	if (!atomic_read(&lnk->tx_inflight) && !atomic_read(&lnk->rx_posted))
+		wake_up_all(&lnk->drained);
+}
+
+/* A failed completion (other than the flush after we moved the QP to
+ * ERROR) means the link is broken.
+ */
+static void asmc_wr_wc_error(struct asmc_link *lnk, struct ib_wc *wc,
+			     const char *what)
+{
+	if (wc->status == IB_WC_WR_FLUSH_ERR)
+		return;
+	pr_debug("link %p %s completion error %d (%s)\n", lnk, what,
+		 wc->status, ib_wc_status_msg(wc->status));
+	asmc_link_error(lnk);
+}
+
+static void asmc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct asmc_wr_rx *rx = container_of(wc->wr_cqe, struct asmc_wr_rx,
+					     cqe);
+	struct asmc_link *lnk = rx->link;
+	struct ib_device *ibdev = lnk_ibdev(lnk);
+	u8 *buf = lnk->rx_bufs + (size_t)rx->idx * ASMC_WR_SLOT_SIZE;
+	u64 dma = lnk->rx_dma + (u64)rx->idx * ASMC_WR_SLOT_SIZE;
+
+	atomic_dec(&lnk->rx_posted);
+	if (wc->status != IB_WC_SUCCESS) {
+		asmc_wr_wc_error(lnk, wc, "receive");
+		asmc_wr_check_drained(lnk);
+		return;
+	}
+	ib_dma_sync_single_for_cpu(ibdev, dma, ASMC_WR_MSG_LEN,
+				   DMA_FROM_DEVICE);
+	if (wc->byte_len > ASMC_WR_MSG_LEN && lnk->rx_spill)
+		ib_dma_sync_single_for_cpu(ibdev, lnk->rx_spill_dma,
+					   ASMC_WR_SPILL_LEN, DMA_FROM_DEVICE);
+	WRITE_ONCE(lnk->last_rx, jiffies);
+
+	if (wc->byte_len >= ASMC_WR_MSG_LEN) {
+		if (buf[0] == ASMC_CDC_TYPE)
+			asmc_cdc_rx(lnk, buf, wc->byte_len);
+		else
+			asmc_llc_rx(lnk, buf, wc->byte_len);
+	}
+	/* shorter messages are dropped, as the protocol requires */
+
+	ib_dma_sync_single_for_device(ibdev, dma, ASMC_WR_MSG_LEN,
+				      DMA_FROM_DEVICE);
+	if (READ_ONCE(lnk->state) == ASMC_LNK_DOWN ||
+	    asmc_wr_rx_post(lnk, rx->idx))
+		asmc_wr_check_drained(lnk);
+}
+
+static void asmc_wr_tx_release(struct asmc_wr_tx *tx)
+{
+	struct asmc_link *lnk = tx->link;
+
+	tx->done = NULL;
+	tx->ctx = NULL;
+	clear_bit_unlock(tx->idx, &lnk->tx_busy);
+	wake_up(&lnk->tx_wait);
+}
+
+static void asmc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct asmc_wr_tx *tx = container_of(wc->wr_cqe, struct asmc_wr_tx,
+					     cqe);
+	struct asmc_link *lnk = tx->link;
+	int status = wc->status == IB_WC_SUCCESS ? 0 : -ECONNRESET;
+
+	if (status)
+		asmc_wr_wc_error(lnk, wc, "send");
+	if (tx->done)
+		tx->done(tx, status);
+	asmc_wr_tx_release(tx);
+	if (atomic_dec_and_test(&lnk->tx_inflight))
+		asmc_wr_check_drained(lnk);
+}
+
+/* RDMA WRITEs are unsignaled; only a failed one completes here. */
+static struct ib_cqe asmc_wr_write_cqe = { .done = asmc_wr_write_done };
+
+static void asmc_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct asmc_link *lnk = cq->cq_context;
+
+	asmc_wr_wc_error(lnk, wc, "rdma write");
+}
+
+/* Take a free control-send slot. With @wait, sleep up to
+ * ASMC_TX_SLOT_WAIT; -ENOLINK once the link is down. The slot's buffer
+ * (ASMC_WR_MSG_LEN bytes, zeroed) is returned in @buf.
+ */
+int asmc_wr_tx_get(struct asmc_link *lnk, struct asmc_wr_tx **txp, u8 **buf,
+		   bool wait)
+{
+	long left = ASMC_TX_SLOT_WAIT;
+	int idx;
+
+	for (;;) {
+		if (READ_ONCE(lnk->state) == ASMC_LNK_DOWN)
+			return -ENOLINK;
+		idx = find_first_zero_bit(&lnk->tx_busy, ASMC_WR_TX_SLOTS);
+		if (idx < ASMC_WR_TX_SLOTS) {
+			if (!test_and_set_bit_lock(idx, &lnk->tx_busy))
+				break;
+			continue;
+		}
+		if (!wait)
+			return -EBUSY;
+		left = wait_event_interruptible_timeout(lnk->tx_wait,
+			find_first_zero_bit(&lnk->tx_busy, ASMC_WR_TX_SLOTS) <
+				ASMC_WR_TX_SLOTS ||
+			READ_ONCE(lnk->state) == ASMC_LNK_DOWN, left);
+		if (left < 0)
+			return left;
+		if (!left)
+			return -ETIMEDOUT;
+	}
+	*txp = &lnk->tx[idx];
+	*buf = lnk->tx_bufs + (size_t)idx * ASMC_WR_SLOT_SIZE;
+	memset(*buf, 0, ASMC_WR_SLOT_SIZE);
+	return 0;
+}
+
+/* Give back a slot that was not sent. */
+void asmc_wr_tx_put(struct asmc_wr_tx *tx)
+{
+	asmc_wr_tx_release(tx);
+}
+
+/* Post the slot's message, after @nwrites RDMA WRITEs that must reach the
+ * peer first (RC order). Every send is signaled and solicited: a Linux
+ * peer may arm its receive CQ for solicited events only.
+ */
+int asmc_wr_tx_send_after(struct asmc_wr_tx *tx, size_t len,
+			  struct ib_rdma_wr *writes, int nwrites)
+{
+	struct asmc_link *lnk = tx->link;
+	struct ib_send_wr wr = {};
+	struct ib_sge sge;
+	int i, rc;
+
+	sge.addr = lnk->tx_dma + (u64)tx->idx * ASMC_WR_SLOT_SIZE;
+	sge.length = len;
+	sge.lkey = lnk->pd->local_dma_lkey;
+	ib_dma_sync_single_for_device(lnk_ibdev(lnk), sge.addr, len,
+				      DMA_TO_DEVICE);
+	wr.wr_cqe = &tx->cqe;
+	wr.opcode = IB_WR_SEND;
+	wr.send_flags = IB_SEND_SIGNALED | IB_SEND_SOLICITED;
+	if (len <= lnk->max_inline)
+		wr.send_flags |= IB_SEND_INLINE;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	for (i = 0; i < nwrites; i++) {
+		writes[i].wr.wr_cqe = &asmc_wr_write_cqe;
+		writes[i].wr.opcode = IB_WR_RDMA_WRITE;
+		writes[i].wr.send_flags = 0;
+		writes[i].wr.next = i + 1 < nwrites ? &writes[i + 1].wr : &wr;
+	}
+	/* posts happen inside RCU while the link is up; teardown marks it
+	 * down and waits a grace period before the QP goes away
+	 */
+	rcu_read_lock();
+	if (READ_ONCE(lnk->state) == ASMC_LNK_DOWN) {
+		rcu_read_unlock();
+		asmc_wr_tx_release(tx);
+		return -ENOLINK;
+	}
+	atomic_inc(&lnk->tx_inflight);
+	rc = ib_post_send(lnk->qp, nwrites ? &writes[0].wr : &wr, NULL);
+	rcu_read_unlock();
+	if (rc) {
+		pr_debug("link %p post send failed: %d\n", lnk, rc);
+		asmc_wr_tx_release(tx);
+		if (atomic_dec_and_test(&lnk->tx_inflight))
+			asmc_wr_check_drained(lnk);
+		asmc_link_error(lnk);
+	}
+	return rc;
+}
+
+int asmc_wr_tx_send(struct asmc_wr_tx *tx, size_t len)
+{
+	return asmc_wr_tx_send_after(tx, len, NULL, 0);
+}
+
+static void asmc_wr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct asmc_link *lnk = container_of(wc->wr_cqe, struct asmc_link,
+					     reg_cqe);
+
+	lnk->reg_status = wc->status == IB_WC_SUCCESS ? 0 : -EIO;
+	if (lnk->reg_status)
+		asmc_wr_wc_error(lnk, wc, "memory registration");
+	complete(&lnk->reg_done);
+	if (atomic_dec_and_test(&lnk->tx_inflight))
+		asmc_wr_check_drained(lnk);
+}
+
+/* Register @mr (mapped with ib_map_mr_sg) for remote write on the link's
+ * QP, which must be in RTS; waits up to ASMC_REG_MR_WAIT.
+ */
+int asmc_wr_reg_mr(struct asmc_link *lnk, struct ib_mr *mr)
+{
+	struct ib_reg_wr wr = {};
+	long left;
+	int rc;
+
+	mutex_lock(&lnk->reg_mutex);
+	if (READ_ONCE(lnk->state) == ASMC_LNK_DOWN) {
+		rc = -ENOLINK;
+		goto out;
+	}
+	reinit_completion(&lnk->reg_done);
+	wr.wr.wr_cqe = &lnk->reg_cqe;
+	wr.wr.opcode = IB_WR_REG_MR;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.mr = mr;
+	wr.key = mr->rkey;
+	wr.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+	atomic_inc(&lnk->tx_inflight);
+	rc = ib_post_send(lnk->qp, &wr.wr, NULL);
+	if (rc) {
+		if (atomic_dec_and_test(&lnk->tx_inflight))
+			asmc_wr_check_drained(lnk);
+		goto out;
+	}
+	left = wait_for_completion_timeout(&lnk->reg_done, ASMC_REG_MR_WAIT);
+	if (!left) {
+		/* the completion (or its flush) still comes: reg_cqe and
+		 * reg_done live as long as the link does
+		 */
+		asmc_link_error(lnk);
+		rc = -ETIMEDOUT;
+		goto out;
+	}
+	rc = lnk->reg_status;
+out:
+	mutex_unlock(&lnk->reg_mutex);
+	return rc;
+}
+
+static int asmc_link_alloc_bufs(struct asmc_link *lnk, bool v2)
+{
+	struct ib_device *ibdev = lnk_ibdev(lnk);
+	size_t txsz = ASMC_WR_TX_SLOTS * ASMC_WR_SLOT_SIZE;
+	size_t rxsz = ASMC_WR_RX_BUFS * ASMC_WR_SLOT_SIZE;
+
+	lnk->tx_bufs = kzalloc(txsz, GFP_KERNEL);
+	lnk->rx_bufs = kzalloc(rxsz, GFP_KERNEL);
+	if (!lnk->tx_bufs || !lnk->rx_bufs)
+		return -ENOMEM;
+	lnk->tx_dma = ib_dma_map_single(ibdev, lnk->tx_bufs, txsz,
+					DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(ibdev, lnk->tx_dma)) {
+		lnk->tx_dma = 0;
+		return -EIO;
+	}
+	lnk->rx_dma = ib_dma_map_single(ibdev, lnk->rx_bufs, rxsz,
+					DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(ibdev, lnk->rx_dma)) {
+		lnk->rx_dma = 0;
+		return -EIO;
+	}
+	if (!v2)
+		return 0;
+	lnk->rx_spill = kzalloc(ASMC_WR_SPILL_LEN, GFP_KERNEL);
+	if (!lnk->rx_spill)
+		return -ENOMEM;
+	lnk->rx_spill_dma = ib_dma_map_single(ibdev, lnk->rx_spill,
+					      ASMC_WR_SPILL_LEN,
+					      DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(ibdev, lnk->rx_spill_dma)) {
+		lnk->rx_spill_dma = 0;
+		return -EIO;
+	}
+	return 0;
+}
+
+static void asmc_link_free_bufs(struct asmc_link *lnk)
+{
+	struct ib_device *ibdev = lnk_ibdev(lnk);
+
+	if (lnk->tx_dma)
+		ib_dma_unmap_single(ibdev, lnk->tx_dma,
+				    ASMC_WR_TX_SLOTS * ASMC_WR_SLOT_SIZE,
+				    DMA_TO_DEVICE);
+	if (lnk->rx_dma)
+		ib_dma_unmap_single(ibdev, lnk->rx_dma,
+				    ASMC_WR_RX_BUFS * ASMC_WR_SLOT_SIZE,
+				    DMA_FROM_DEVICE);
+	if (lnk->rx_spill_dma)
+		ib_dma_unmap_single(ibdev, lnk->rx_spill_dma,
+				    ASMC_WR_SPILL_LEN, DMA_FROM_DEVICE);
+	kfree(lnk->tx_bufs);
+	kfree(lnk->rx_bufs);
+	kfree(lnk->rx_spill);
+	lnk->tx_bufs = NULL;
+	lnk->rx_bufs = NULL;
+	lnk->rx_spill = NULL;
+	lnk->tx_dma = 0;
+	lnk->rx_dma = 0;
+	lnk->rx_spill_dma = 0;
+}
+
+/* Create the QP (moved to INIT), its CQs and control buffers, and post the
+ * receives. @sel's device reference is taken over by the link.
+ */
+int asmc_link_create(struct asmc_link *lnk, struct asmc_ibsel *sel, bool v2)
+{
+	struct ib_qp_init_attr qp_attr = {};
+	struct ib_qp_attr attr = {};
+	struct ib_device *ibdev;
+	int rc, i;
+
+	lnk->sel = *sel;
+	sel->dev = NULL;
+	ibdev = lnk_ibdev(lnk);
+	lnk->pd = lnk->sel.dev->pd;
+	lnk->state = ASMC_LNK_UNUSED;
+	lnk->psn = get_random_u32() & 0xffffff;
+	lnk->path_mtu = lnk->sel.mtu;
+	init_waitqueue_head(&lnk->tx_wait);
+	init_waitqueue_head(&lnk->drained);
+	init_waitqueue_head(&lnk->llc_wq);
+	spin_lock_init(&lnk->llc_lock);
+	mutex_init(&lnk->llc_flow);
+	mutex_init(&lnk->reg_mutex);
+	init_completion(&lnk->reg_done);
+	lnk->reg_cqe.done = asmc_wr_reg_done;
+	INIT_LIST_HEAD(&lnk->llc_rx_q);
+	asmc_llc_link_init(lnk);
+	for (i = 0; i < ASMC_WR_TX_SLOTS; i++) {
+		lnk->tx[i].cqe.done = asmc_wr_tx_done;
+		lnk->tx[i].link = lnk;
+		lnk->tx[i].idx = i;
+	}
+	for (i = 0; i < ASMC_WR_RX_BUFS; i++) {
+		lnk->rx[i].cqe.done = asmc_wr_rx_done;
+		lnk->rx[i].link = lnk;
+		lnk->rx[i].idx = i;
+	}
+
+	lnk->send_cq = ib_alloc_cq(ibdev, lnk, ASMC_WR_MAX_SEND, 0,
+				   IB_POLL_SOFTIRQ);
+	if (IS_ERR(lnk->send_cq)) {
+		rc = PTR_ERR(lnk->send_cq);
+		lnk->send_cq = NULL;
+		goto err;
+	}
+	lnk->recv_cq = ib_alloc_cq(ibdev, lnk, ASMC_WR_RX_BUFS, 0,
+				   IB_POLL_SOFTIRQ);
+	if (IS_ERR(lnk->recv_cq)) {
+		rc = PTR_ERR(lnk->recv_cq);
+		lnk->recv_cq = NULL;
+		goto err;
+	}
+	qp_attr.qp_context = lnk;
+	qp_attr.send_cq = lnk->send_cq;
+	qp_attr.recv_cq = lnk->recv_cq;
+	qp_attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+	qp_attr.qp_type = IB_QPT_RC;
+	qp_attr.cap.max_send_wr = ASMC_WR_MAX_SEND;
+	qp_attr.cap.max_recv_wr = ASMC_WR_RX_BUFS;
+	qp_attr.cap.max_send_sge = 2;
+	qp_attr.cap.max_recv_sge = 2;
+	qp_attr.cap.max_inline_data = ASMC_WR_MSG_LEN;
+	lnk->qp = ib_create_qp(lnk->pd, &qp_attr);
+	if (IS_ERR(lnk->qp)) {
+		/* some devices have no inline data: go without */
+		qp_attr.cap.max_inline_data = 0;
+		lnk->qp = ib_create_qp(lnk->pd, &qp_attr);
+	}
+	if (IS_ERR(lnk->qp)) {
+		rc = PTR_ERR(lnk->qp);
+		lnk->qp = NULL;
+		goto err;
+	}
+	lnk->max_inline = qp_attr.cap.max_inline_data;
+	attr.qp_state = IB_QPS_INIT;
+	attr.pkey_index = 0;
+	attr.port_num = lnk->sel.port;
+	attr.qp_access_flags = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+	rc = ib_modify_qp(lnk->qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			  IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	if (rc)
+		goto err;
+	rc = asmc_link_alloc_bufs(lnk, v2);
+	if (rc)
+		goto err;
+	for (i = 0; i < ASMC_WR_RX_BUFS; i++) {
+		rc = asmc_wr_rx_post(lnk, i);
+		if (rc)
+			goto err;
+	}
+	asmc_obj_created(ASMC_OBJ_LINK, lnk);
+	pr_debug("link %p: QP %u on %s port %u\n", lnk, lnk->qp->qp_num,
+		 dev_name(&ibdev->dev), lnk->sel.port);
+	return 0;
+err:
+	asmc_obj_created(ASMC_OBJ_LINK, lnk);
+	asmc_link_destroy(lnk);
+	return rc;
+}
+
+/* QP to RTR: needs the peer's QPN, PSN, GID and MAC. Posted receives stay. */
+int asmc_link_rtr(struct asmc_link *lnk)
+{
+	struct ib_qp_attr attr = {};
+	union ib_gid dgid;
+
+	memcpy(dgid.raw, lnk->peer_gid, 16);
+	attr.qp_state = IB_QPS_RTR;
+	attr.path_mtu = lnk->path_mtu;
+	attr.dest_qp_num = lnk->peer_qpn;
+	attr.rq_psn = lnk->peer_psn;
+	attr.max_dest_rd_atomic = 1;
+	attr.min_rnr_timer = 5;
+	attr.ah_attr.type = rdma_ah_find_type(lnk_ibdev(lnk), lnk->sel.port);
+	rdma_ah_set_port_num(&attr.ah_attr, lnk->sel.port);
+	rdma_ah_set_grh(&attr.ah_attr, &dgid, 0, lnk->sel.gid_index,
+			lnk->v2_direct ? 1 : 64, 0);
+	memcpy(attr.ah_attr.roce.dmac, lnk->peer_mac, ETH_ALEN);
+	return ib_modify_qp(lnk->qp, &attr, IB_QP_STATE | IB_QP_AV |
+			    IB_QP_PATH_MTU | IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			    IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+}
+
+int asmc_link_rts(struct asmc_link *lnk)
+{
+	struct ib_qp_attr attr = {};
+
+	attr.qp_state = IB_QPS_RTS;
+	attr.timeout = 15;		/* 4.096 us << 15, about 134 ms */
+	attr.retry_cnt = 7;
+	attr.rnr_retry = 7;		/* infinite */
+	attr.sq_psn = lnk->psn;
+	attr.max_rd_atomic = 1;
+	return ib_modify_qp(lnk->qp, &attr, IB_QP_STATE | IB_QP_TIMEOUT |
+			    IB_QP_RETRY_CNT | IB_QP_SQ_PSN | IB_QP_RNR_RETRY |
+			    IB_QP_MAX_QP_RD_ATOMIC);
+}
+
+/* Mark the link down and hand it to the link group (any context). */
+void asmc_link_error(struct asmc_link *lnk)
+{
+	if (xchg(&lnk->state, ASMC_LNK_DOWN) == ASMC_LNK_DOWN)
+		return;
+	wake_up_all(&lnk->tx_wait);
+	wake_up_all(&lnk->llc_wq);
+	asmc_lgr_link_down(lnk);
+}
+
+/* Free everything of the link. The QP goes to ERROR first so that posted
+ * work flushes; we wait for that with a deadline, never forever (rxe may
+ * not flush), then destroy the QP and CQs, after which no completion
+ * handler can run.
+ */
+void asmc_link_destroy(struct asmc_link *lnk)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	long left;
+
+	WRITE_ONCE(lnk->state, ASMC_LNK_DOWN);
+	wake_up_all(&lnk->tx_wait);
+	wake_up_all(&lnk->llc_wq);
+	synchronize_rcu();	/* no post is under way any more */
+	mutex_lock(&lnk->reg_mutex);	/* nor a memory registration */
+	mutex_unlock(&lnk->reg_mutex);
+	if (lnk->qp) {
+		ib_modify_qp(lnk->qp, &attr, IB_QP_STATE);
+		left = wait_event_timeout(lnk->drained,
+					  !atomic_read(&lnk->tx_inflight) &&
+					  !atomic_read(&lnk->rx_posted),
+					  ASMC_DRAIN_WAIT);
+		if (!left)
+			pr_debug("link %p: %d sends, %d receives not flushed\n",
+				 lnk, atomic_read(&lnk->tx_inflight),
+				 atomic_read(&lnk->rx_posted));
+		ib_destroy_qp(lnk->qp);
+		lnk->qp = NULL;
+	}
+	if (lnk->send_cq)
+		ib_free_cq(lnk->send_cq);
+	if (lnk->recv_cq)
+		ib_free_cq(lnk->recv_cq);
+	lnk->send_cq = NULL;
+	lnk->recv_cq = NULL;
+	/* handlers are gone; work they queued must not run any more */
+	asmc_llc_link_stop(lnk);
+	asmc_link_free_bufs(lnk);
+	asmc_ibsel_put(&lnk->sel);
+	asmc_obj_destroyed(ASMC_OBJ_LINK, lnk);
+}
