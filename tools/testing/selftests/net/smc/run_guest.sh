@@ -41,10 +41,17 @@ single)
 	smc_load
 	step smc_sockapi ./smc_sockapi
 	smc_check_released "smc_sockapi"
+	step smc_sockapi_smcr ./smc_sockapi_smcr.sh
+	step smc_hostile ./smc_hostile.sh
 	step smc_fallback ./smc_fallback.sh
+	step smc_netlink ./smc_netlink.sh
 	;;
 pair)
 	step smc_pair ./smc_pair.sh "$guest"
+	step smc_smcr ./smc_smcr.sh "$guest"
+	step smc_interop ./smc_interop.sh "$guest"
+	# last: guest 1 powers off in the middle of it
+	step smc_killpeer ./smc_killpeer.sh "$guest"
 	;;
 demo)
 	step smc_demo ./smc_demo.sh "$guest"

@@ -69,9 +69,10 @@ smc_obj_live() {
 	awk -v t="$1" '$1 == t { print $7 }' "$SMC_DBG/objects"
 }
 
-# True when every object type has as many destroyed as created.
+# True when every object type has as many destroyed as created (RDMA
+# devices live as long as the device does: not counted here).
 smc_objs_balanced() {
-	awk '$7 != 0 { bad = 1 } END { exit bad }' "$SMC_DBG/objects"
+	awk '$1 != "ibdev" && $7 != 0 { bad = 1 } END { exit bad }' "$SMC_DBG/objects"
 }
 
 # smc_check_released NAME: a TAP result that every object created during
@@ -143,4 +144,29 @@ for name, typ, proto in (("dgram", socket.SOCK_DGRAM, 0),
         out.append(name + ":" + errno.errorcode.get(e.errno, str(e.errno)))
 print(" ".join(out))
 PY
+}
+
+# smc_barrier NAME [TIMEOUT]: both guests of a pair reach NAME, through
+# marker files on the shared /results directory, before either goes on.
+smc_barrier() {
+	local name=$1 t=${2:-120} other=$((1 - ${GUEST:-0})) i
+	touch "/results/barrier.$name.${GUEST:-0}"
+	for i in $(seq $((t * 10))); do
+		[ -e "/results/barrier.$name.$other" ] && return 0
+		sleep 0.1
+	done
+	echo "# barrier $name: no sign of guest $other after $t s"
+	return 1
+}
+
+# smc_obj_created TYPE: how many objects of TYPE were created so far
+smc_obj_created() {
+	awk -v t="$1" '$1 == t { print $3 }' "$SMC_DBG/objects"
+}
+
+# smc_rxe_pkts: packets the RDMA device rxe0 sent plus received
+smc_rxe_pkts() {
+	local d=/sys/class/infiniband/rxe0/ports/1/hw_counters
+	echo $(( $(cat $d/sent_pkts 2>/dev/null || echo 0) +
+		 $(cat $d/rcvd_pkts 2>/dev/null || echo 0) ))
 }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Two hosts: AF_SMC and TCP clients on guest 0 against AF_SMC and TCP servers
-# on guest 1, checksummed data both ways, fallback reasons on each side.
+# Two hosts without a user EID (so SMC-R v2 cannot be negotiated): AF_SMC
+# and TCP clients on guest 0 against AF_SMC and TCP servers on guest 1,
+# checksummed data both ways over the TCP fallback, reasons on each side.
 #
 #   +---- guest 0 ----+   eth0 (UDP dgram netdev)   +---- guest 1 ----+
 #   | 192.0.2.1       |<--------------------------->| 192.0.2.2       |
@@ -33,12 +34,16 @@ tcp_smc_v4 tcp smc 24003 4 1M 1
 smc_smc_v6 smc smc 24004 6 1M 2
 smc_smc_16M smc smc 24005 4 16M 1"
 
+# no user EID: the client cannot propose SMC-R v2 and declines
+python3 "$SMC_TESTDIR/smc_nl.py" ueid-flush
+
 declare -A pid
 fb_before_s=$(smc_stat fallback_server)
 fb_before_c=$(smc_stat fallback_client)
 nosmc_s=$(smc_fallback_count 0x03010000 server)
 decl_s=$(smc_fallback_count 0x05000000 server)
-nodev_c=$(smc_fallback_count 0x03030000 client)
+nodev_c=$(smc_fallback_count 0x03030008 client)
+nov6_c=$(smc_fallback_count 0x03030000 client)
 nosmc_c=$(smc_fallback_count 0x03010000 client)
 
 if [ "$guest" = 1 ]; then
@@ -53,8 +58,8 @@ if [ "$guest" = 1 ]; then
 	done <<<"$CASES"
 	# smc clients: 3+2+1 via decline, 1 from a TCP client
 	[ $(($(smc_fallback_count 0x05000000 server) - decl_s)) = 6 ] &&
-		tap_ok "server counted 6 fallbacks: peer declined (no device)" ||
-		tap_fail "server counted 6 fallbacks: peer declined (no device)"
+		tap_ok "server counted 6 fallbacks: peer declined (no user EID)" ||
+		tap_fail "server counted 6 fallbacks: peer declined (no user EID)"
 	[ $(($(smc_fallback_count 0x03010000 server) - nosmc_s)) = 1 ] &&
 		tap_ok "server counted 1 fallback: TCP client without SMC" ||
 		tap_fail "server counted 1 fallback: TCP client without SMC"
@@ -71,9 +76,14 @@ while read -r name cf sf port ver bytes conns; do
 		"$SMC_XFER" -q -f "$cf" $v6 -p "$port" -n "$bytes" -c "$conns" \
 		-t 120 "$host"
 done <<<"$CASES"
-[ $(($(smc_fallback_count 0x03030000 client) - nodev_c)) = 6 ] &&
-	tap_ok "client counted 6 fallbacks: no SMC device" ||
-	tap_fail "client counted 6 fallbacks: no SMC device"
+# IPv4: SMC-R v2 would be possible but needs a user EID; IPv6: SMC-R v2
+# is IPv4 only and Soft-RoCE has no RoCE v1 GID, so no usable device
+[ $(($(smc_fallback_count 0x03030008 client) - nodev_c)) = 4 ] &&
+	tap_ok "client counted 4 IPv4 fallbacks: no user EID for SMC-R v2" ||
+	tap_fail "client counted 4 IPv4 fallbacks: no user EID for SMC-R v2"
+[ $(($(smc_fallback_count 0x03030000 client) - nov6_c)) = 2 ] &&
+	tap_ok "client counted 2 IPv6 fallbacks: no SMC device for IPv6" ||
+	tap_fail "client counted 2 IPv6 fallbacks: no SMC device for IPv6"
 [ $(($(smc_fallback_count 0x03010000 client) - nosmc_c)) = 1 ] &&
 	tap_ok "client counted 1 fallback: TCP server without SMC" ||
 	tap_fail "client counted 1 fallback: TCP server without SMC"

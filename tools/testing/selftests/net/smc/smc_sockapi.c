@@ -150,6 +150,24 @@ static int tcp_sock(const variant_t *v)
 	return ASSERT_SYS(socket(v->family, SOCK_STREAM, 0));
 }
 
+/* The IPv4 address the cases use: 127.0.0.1, or $SMC_TEST_ADDR4 (an
+ * address of this host on an interface with an RDMA device, so AF_SMC
+ * connections between the two ends run over SMC-R instead of falling back).
+ */
+static in_addr_t test_addr4(void)
+{
+	static in_addr_t addr;
+	const char *env;
+
+	if (!addr) {
+		env = getenv("SMC_TEST_ADDR4");
+		addr = htonl(INADDR_LOOPBACK);
+		if (env && *env && inet_pton(AF_INET, env, &addr) != 1)
+			addr = htonl(INADDR_LOOPBACK);
+	}
+	return addr;
+}
+
 /* Loopback address (127.0.0.1 or ::1) with the given port, host order. */
 static socklen_t lo_addr(int family, uint16_t port, struct sockaddr_storage *ss)
 {
@@ -166,7 +184,7 @@ static socklen_t lo_addr(int family, uint16_t port, struct sockaddr_storage *ss)
 
 		sin->sin_family = AF_INET;
 		sin->sin_port = htons(port);
-		sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		sin->sin_addr.s_addr = test_addr4();
 		return sizeof(*sin);
 	}
 }
@@ -183,7 +201,7 @@ static bool ss_is_loopback(const struct sockaddr_storage *ss)
 	if (ss->ss_family == AF_INET6)
 		return !memcmp(&((const struct sockaddr_in6 *)ss)->sin6_addr,
 			       &in6addr_loopback, sizeof(struct in6_addr));
-	return ((const struct sockaddr_in *)ss)->sin_addr.s_addr == htonl(INADDR_LOOPBACK);
+	return ((const struct sockaddr_in *)ss)->sin_addr.s_addr == test_addr4();
 }
 
 static bool ss_is_any(const struct sockaddr_storage *ss)

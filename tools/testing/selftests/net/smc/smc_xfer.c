@@ -11,7 +11,9 @@
  * the client half-closes, the server sends one status byte ('K' = all
  * bytes verified) and closes. Exit status 0 when every connection passed.
  * -H SECS keeps each connection open that long before closing it, so a
- * test can look at the live sockets.
+ * test can look at the live sockets. Server -P serves connections in
+ * parallel (a thread each; client -P runs its connections in parallel);
+ * server -S SECS sleeps before reading (a slow reader).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -39,7 +41,7 @@
 #define CHUNK		(64 * 1024)
 
 static int opt_smc = 1, opt_v6, opt_port = 12345, opt_conns = 1;
-static int opt_timeout = 60, opt_quiet, opt_hold;
+static int opt_timeout = 60, opt_quiet, opt_hold, opt_parallel, opt_slow;
 static uint64_t opt_bytes = 1 << 20;
 
 struct stream {
@@ -211,6 +213,8 @@ static int serve_one(int fd)
 		fprintf(stderr, "smc_xfer: server: no header\n");
 		return -1;
 	}
+	if (opt_slow)
+		sleep(opt_slow);	/* the client's data piles up meanwhile */
 	snd.len = get64(hdr);
 	snd.seed = get64(hdr + 8) + 1;
 	if (pthread_create(&th, NULL, sender_main, &snd))
@@ -232,6 +236,50 @@ static int serve_one(int fd)
 		       ok ? "ok" : "FAILED", (unsigned long long)got,
 		       (unsigned long long)snd.len);
 	return ok ? 0 : -1;
+}
+
+struct conn_job {
+	pthread_t th;
+	int fd;
+	int rc;
+	const char *host;
+	uint64_t seed;
+};
+
+static void *serve_thread(void *arg)
+{
+	struct conn_job *j = arg;
+
+	j->rc = serve_one(j->fd);
+	sleep(opt_hold);
+	close(j->fd);
+	return NULL;
+}
+
+/* Accept every connection at once and serve each in its own thread. */
+static int serve_parallel(int lfd)
+{
+	struct conn_job *jobs = calloc(opt_conns, sizeof(*jobs));
+	int i, failed = 0;
+
+	if (!jobs)
+		return 2;
+	for (i = 0; i < opt_conns; i++) {
+		jobs[i].fd = accept(lfd, NULL, NULL);
+		if (jobs[i].fd < 0 ||
+		    pthread_create(&jobs[i].th, NULL, serve_thread, &jobs[i])) {
+			perror("smc_xfer: accept");
+			return 2;
+		}
+	}
+	for (i = 0; i < opt_conns; i++) {
+		pthread_join(jobs[i].th, NULL);
+		if (jobs[i].rc)
+			failed++;
+	}
+	close(lfd);
+	free(jobs);
+	return failed ? 1 : 0;
 }
 
 static int run_server(void)
@@ -270,6 +318,8 @@ static int run_server(void)
 		       opt_smc ? "AF_SMC" : "TCP");
 		fflush(stdout);
 	}
+	if (opt_parallel)
+		return serve_parallel(lfd);
 	for (i = 0; i < opt_conns; i++) {
 		int fd = accept(lfd, NULL, NULL);
 
@@ -371,6 +421,37 @@ static int client_one(const char *host, uint64_t seed)
 	return ok ? 0 : -1;
 }
 
+static void *client_thread(void *arg)
+{
+	struct conn_job *j = arg;
+
+	j->rc = client_one(j->host, j->seed);
+	return NULL;
+}
+
+/* All connections at the same time, a thread each. */
+static int client_parallel(const char *host)
+{
+	struct conn_job *jobs = calloc(opt_conns, sizeof(*jobs));
+	int i, failed = 0;
+
+	if (!jobs)
+		return 2;
+	for (i = 0; i < opt_conns; i++) {
+		jobs[i].host = host;
+		jobs[i].seed = (uint64_t)time(NULL) * 1000 + i;
+		if (pthread_create(&jobs[i].th, NULL, client_thread, &jobs[i]))
+			return 2;
+	}
+	for (i = 0; i < opt_conns; i++) {
+		pthread_join(jobs[i].th, NULL);
+		if (jobs[i].rc)
+			failed++;
+	}
+	free(jobs);
+	return failed ? 1 : 0;
+}
+
 static uint64_t parse_size(const char *s)
 {
 	char *end;
@@ -388,7 +469,7 @@ int main(int argc, char **argv)
 {
 	int c, server = 0, i, failed = 0;
 
-	while ((c = getopt(argc, argv, "sf:6p:n:c:t:qH:")) != -1) {
+	while ((c = getopt(argc, argv, "sf:6p:n:c:t:qH:PS:")) != -1) {
 		switch (c) {
 		case 's': server = 1; break;
 		case 'f': opt_smc = strcmp(optarg, "tcp") != 0; break;
@@ -399,6 +480,8 @@ int main(int argc, char **argv)
 		case 't': opt_timeout = atoi(optarg); break;
 		case 'q': opt_quiet = 1; break;
 		case 'H': opt_hold = atoi(optarg); break;
+		case 'P': opt_parallel = 1; break;
+		case 'S': opt_slow = atoi(optarg); break;
 		default:
 			fprintf(stderr, "usage: %s -s [-f smc|tcp] [-6] [-p PORT] [-c N]\n"
 				"       %s [-f smc|tcp] [-6] [-p PORT] [-n BYTES] [-c N] HOST\n",
@@ -407,13 +490,16 @@ int main(int argc, char **argv)
 		}
 	}
 	signal(SIGPIPE, SIG_IGN);
-	alarm((opt_timeout + opt_hold) * (opt_conns + 1));
+	/* -t bounds the whole run (and each connect's retries) */
+	alarm(opt_timeout + opt_hold + opt_slow);
 	if (server)
 		return run_server();
 	if (optind >= argc) {
 		fprintf(stderr, "smc_xfer: HOST missing\n");
 		return 2;
 	}
+	if (opt_parallel)
+		return client_parallel(argv[optind]);
 	for (i = 0; i < opt_conns; i++)
 		if (client_one(argv[optind], (uint64_t)time(NULL) + i))
 			failed++;

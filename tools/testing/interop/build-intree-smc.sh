@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Builds Linux's own smc.ko/smc_diag.ko from Debian's linux-source-6.1 as the
+# interop peer, with the two Soft-RoCE fixes; cached outside the repository.
+#
+# Fixes (see ../../../../shared/ENVIRONMENT.md "The in-tree implementation as a
+# test peer"): test qp_state instead of cur_qp_state (rxe keeps the latter at
+# RESET) and arm CQs with IB_CQ_NEXT_COMP instead of IB_CQ_SOLICITED_MASK
+# (rxe arms nothing for the combined mask). Nothing of that source is
+# committed here.
+#
+# Usage: build-intree-smc.sh [KVER]   prints the directory holding the .ko files
+set -euo pipefail
+
+KVER=${1:-${KVER:-$(ls -1 /lib/modules | sort -V | tail -n 1)}}
+KDIR=${KDIR:-/lib/modules/$KVER/build}
+TARBALL=${SMC_LINUX_SOURCE:-$(ls -1 /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)}
+CACHE=${SMC_VM_CACHE:-/var/tmp/smc-vm}/intree-smc
+OUT=$CACHE/$KVER
+
+[ -n "$TARBALL" ] && [ -f "$TARBALL" ] || {
+	echo "build-intree-smc: linux-source-6.1 not installed (apt-get install linux-source-6.1)" >&2
+	exit 4
+}
+[ -d "$KDIR" ] || { echo "build-intree-smc: no $KDIR" >&2; exit 1; }
+
+stamp="$(stat -c %s-%Y "$TARBALL") $(sha1sum "$0" | cut -c1-12) $KVER"
+if [ -f "$OUT/smc.ko" ] && [ "$(cat "$OUT/stamp" 2>/dev/null)" = "$stamp" ]; then
+	echo "$OUT"
+	exit 0
+fi
+
+rm -rf "$OUT"
+mkdir -p "$OUT/src"
+top=$(basename "$TARBALL"); top=${top%%.tar.*}
+tar xf "$TARBALL" -C "$OUT/src" --strip-components=3 "$top/net/smc"
+
+# the two Soft-RoCE fixes; fail loudly if the source no longer matches
+grep -q 'qp_attr.cur_qp_state' "$OUT/src/smc_core.h"
+sed -i 's/qp_attr\.cur_qp_state/qp_attr.qp_state/' "$OUT/src/smc_core.h"
+n=$(grep -l 'IB_CQ_SOLICITED_MASK' "$OUT"/src/*.c | wc -l)
+[ "$n" -ge 1 ]
+sed -i 's/IB_CQ_SOLICITED_MASK/IB_CQ_NEXT_COMP/' "$OUT"/src/*.c
+
+make -s -C "$KDIR" M="$OUT/src" CONFIG_SMC=m CONFIG_SMC_DIAG=m modules \
+	>"$OUT/build.log" 2>&1 || { tail -n 30 "$OUT/build.log" >&2; exit 1; }
+cp "$OUT/src/smc.ko" "$OUT/src/smc_diag.ko" "$OUT/"
+echo "$stamp" >"$OUT/stamp"
+echo "$OUT"

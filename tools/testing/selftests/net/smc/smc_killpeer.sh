@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The peer dies mid-transfer: guest 1 powers off while an SMC-R transfer
+# runs. Guest 0's application must get an error (not hang) within the link
+# failure detection time, and its link group and every object go away.
+# Runs last in the pair topology: guest 1 does not come back.
+#
+#   +---- guest 0 ----+        SMC-R         +---- guest 1 ----+
+#   | smc_xfer client |=====================>| smc_xfer -s     |
+#   | sees the error  |                      | powers off      |
+#   +-----------------+                      +-----------------+
+
+source "$(dirname "$0")/smc_lib.sh"
+guest=${1:-$GUEST}
+GUEST=$guest
+tap_prefix="smc_killpeer[$guest]"
+EID=SMC-KILL-TEST
+PORT=29500
+DEADLINE=45	# RDMA retries (~1 s) or TEST_LINK (30 s idle) + 2 s
+
+smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"
+python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" || ksft_skip_all "no UEID"
+
+if [ "$guest" = 1 ]; then
+	"$SMC_XFER" -s -q -f smc -p $PORT -c 1 -t 300 &
+	smc_barrier kill.listening 60
+	smc_barrier kill.running 120
+	sleep 1
+	tap_ok "powering off in the middle of the transfer"
+	# the run ends here for this guest: leave what the harness expects
+	echo 0 > "/results/guest$guest.rc"
+	dmesg > "/results/guest$guest.dmesg"
+	sync
+	echo o > /proc/sysrq-trigger
+	sleep 60
+	exit 0
+fi
+
+smc_barrier kill.listening 60
+lgr0=$(smc_obj_live lgr)
+"$SMC_XFER" -q -f smc -p $PORT -n 1G -t 300 192.0.2.2 2>/tmp/killpeer.err &
+cpid=$!
+sleep 3
+kill -0 $cpid 2>/dev/null && tap_ok "transfer running before the peer dies" ||
+	tap_fail "transfer running before the peer dies"
+smc_barrier kill.running 60
+t0=$(date +%s)
+for i in $(seq $((DEADLINE * 10))); do
+	kill -0 $cpid 2>/dev/null || break
+	sleep 0.1
+done
+elapsed=$(( $(date +%s) - t0 ))
+if kill -0 $cpid 2>/dev/null; then
+	tap_fail "application gets an error within $DEADLINE s (still blocked)"
+	kill $cpid
+	wait $cpid
+else
+	wait $cpid
+	rc=$?
+	tap_diag < /tmp/killpeer.err
+	[ $rc != 0 ] && tap_ok "application gets an error within $DEADLINE s (after $elapsed s)" ||
+		tap_fail "application gets an error within $DEADLINE s (exit $rc)"
+fi
+for i in $(seq 150); do
+	[ "$(smc_obj_live lgr)" -le "$lgr0" ] && break
+	sleep 0.1
+done
+lgr=$(smc_obj_live lgr)
+[ "$lgr" -lt "$((lgr0 + 1))" ] && tap_ok "the dead peer's link group is gone" ||
+	tap_fail "the dead peer's link group is gone ($lgr live)"
+echo 1 > "$SMC_DBG/flush_idle"
+smc_check_released "the peer died"
+python3 "$SMC_TESTDIR/smc_nl.py" ueid-del "$EID"
+tap_done

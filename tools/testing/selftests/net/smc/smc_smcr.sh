@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# SMC-R between two hosts running this module: checksummed transfers of 1 B
+# to 64 MiB both ways, 100 sequential connections over one link group, 32
+# concurrent ones, a slow reader; every one over SMC-R (no fallback, the
+# RDMA device's packet counters move), everything freed afterwards.
+#
+#   +---- guest 0 ----+  eth0 + rxe0 (RoCE v2)   +---- guest 1 ----+
+#   | 192.0.2.1       |<------------------------>| 192.0.2.2       |
+#   | smc_xfer client |  UEID SMC-PAIR-TEST      | smc_xfer -s     |
+#   +-----------------+                          +-----------------+
+#
+# Usage: smc_smcr.sh GUEST   (0 runs the clients, 1 the servers)
+
+source "$(dirname "$0")/smc_lib.sh"
+guest=${1:-$GUEST}
+GUEST=$guest
+tap_prefix="smc_smcr[$guest]"
+PEER=192.0.2.2
+EID=SMC-PAIR-TEST
+
+cleanup() {
+	jobs -p | xargs -r kill 2>/dev/null
+	wait 2>/dev/null
+	python3 "$SMC_TESTDIR/smc_nl.py" ueid-del "$EID" >/dev/null 2>&1
+}
+trap cleanup EXIT
+
+smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"
+rdma link 2>/dev/null | grep -q "rxe0.*ACTIVE" || ksft_skip_all "no active rxe0"
+python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" || ksft_skip_all "no UEID"
+
+# name port bytes conns client-opts server-opts
+CASES="size_1B 27001 1 1 - -
+size_1000B 27002 1000 1 - -
+size_64K 27003 64K 1 - -
+size_1M 27004 1M 1 - -
+size_16M 27005 16M 1 - -
+size_64M 27006 64M 1 - -
+seq_100 27007 4K 100 - -
+par_32 27008 256K 32 -P -P
+slow_reader 27009 4M 1 - -S3"
+
+fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
+conn0=$(smc_obj_created conn)
+pkts0=$(smc_rxe_pkts)
+declare -A pid
+
+if [ "$guest" = 1 ]; then
+	while read -r name port bytes conns copt sopt; do
+		[ "$sopt" = - ] && sopt=
+		"$SMC_XFER" -s -q -f smc -p "$port" -c "$conns" -t 300 $sopt &
+		pid[$name]=$!
+	done <<<"$CASES"
+	smc_barrier servers 60
+	while read -r name port bytes conns copt sopt; do
+		wait "${pid[$name]}" &&
+			tap_ok "$name: server verified $conns connection(s)" ||
+			tap_fail "$name: server verified $conns connection(s)"
+	done <<<"$CASES"
+else
+	smc_barrier servers 60
+	while read -r name port bytes conns copt sopt; do
+		[ "$copt" = - ] && copt=
+		lgr0=$(smc_obj_created lgr)
+		tap_check "$name: $conns x $bytes each way, verified" \
+			"$SMC_XFER" -q -f smc -p "$port" -n "$bytes" -c "$conns" \
+			-t 300 $copt "$PEER"
+		if [ "$name" = seq_100 ]; then
+			[ "$(smc_obj_created lgr)" = "$lgr0" ] &&
+				tap_ok "seq_100: all reused the existing link group" ||
+				tap_fail "seq_100: all reused the existing link group"
+		fi
+	done <<<"$CASES"
+fi
+smc_barrier done 600
+
+want=$(awk '{ n += $4 } END { print n }' <<<"$CASES")
+conns=$(( $(smc_obj_created conn) - conn0 ))
+fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
+pkts=$(( $(smc_rxe_pkts) - pkts0 ))
+echo "# $conns SMC-R connections, $fb fallbacks, $pkts RoCE packets"
+[ "$conns" = "$want" ] && tap_ok "all $want connections used SMC-R" ||
+	tap_fail "all $want connections used SMC-R (got $conns)"
+[ "$fb" = 0 ] && tap_ok "no fallback to TCP" || tap_fail "no fallback to TCP ($fb)"
+# 2 x (64+16+...) MiB went over the RDMA device: far more than 30000 packets
+[ "$pkts" -gt 30000 ] && tap_ok "the RDMA device carried the data ($pkts packets)" ||
+	tap_fail "the RDMA device carried the data ($pkts packets)"
+smc_barrier freed 120
+echo 1 > "$SMC_DBG/flush_idle"
+smc_check_released "SMC-R transfers"
+tap_done

@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The socket API cases of smc_sockapi once more, with both ends AF_SMC on
+# this host's own eth0 address, so every connection runs over SMC-R (the
+# RDMA device loops it back) instead of falling back to TCP.
+#
+#   +----------------------------- guest ------------------------------+
+#   |  smc_sockapi -v smc_smc_v4: client --\      /-- listener          |
+#   |                         192.0.2.1 (eth0) --> rxe0 loopback (SMC-R) |
+#   +-------------------------------------------------------------------+
+
+source "$(dirname "$0")/smc_lib.sh"
+
+ADDR=${SMC_TEST_ADDR4:-192.0.2.1}
+EID=SMC-SOCKAPI-TEST
+
+cleanup() {
+	python3 "$SMC_TESTDIR/smc_nl.py" ueid-del "$EID" >/dev/null 2>&1
+}
+trap cleanup EXIT
+
+smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"
+ip -4 addr show | grep -q "inet $ADDR/" || ksft_skip_all "no interface with $ADDR"
+rdma link 2>/dev/null | grep -q ACTIVE || ksft_skip_all "no active RDMA device"
+python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" ||
+	ksft_skip_all "cannot add a user EID"
+
+conns0=$(awk '$1 == "conn" { print $3 }' "$SMC_DBG/objects")
+fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
+
+SMC_TEST_ADDR4=$ADDR "$SMC_TESTDIR/smc_sockapi" -v smc_smc_v4 |
+	sed 's/sockapi\.smc_smc_v4\./sockapi_smcr./'
+
+conns=$(( $(awk '$1 == "conn" { print $3 }' "$SMC_DBG/objects") - conns0 ))
+fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
+echo "# $conns SMC-R connection ends, $fb fallbacks"
+[ "$conns" -ge 100 ] && tap_ok "cases ran over SMC-R ($conns connection ends)" ||
+	tap_fail "cases ran over SMC-R ($conns connection ends)"
+[ "$fb" = 0 ] && tap_ok "no connection fell back to TCP" ||
+	tap_fail "no connection fell back to TCP ($fb did)"
+echo 1 > "$SMC_DBG/flush_idle"
+smc_check_released "SMC-R socket API cases"
+tap_done
