@@ -65,8 +65,8 @@ void asmc_cdc_prepare(struct asmc_sock *smc, struct asmc_wr_tx *tx, u8 *buf)
 		conn->tx_urg_mark = 0;
 		conn->tx_urg_pending = false;
 	}
-	m.conn_flags = conn->local_conn_flags;
-	conn->sent_conn_flags = conn->local_conn_flags;
+	m.conn_flags = asmc_conn_flags_sendable(conn);
+	conn->sent_conn_flags = m.conn_flags;
 	conn->rx_cons_sent = conn->rx_cons;
 	conn->tx_need_update = false;
 	conn->tx_inflight++;

@@ -74,6 +74,19 @@ struct asmc_conn {
 	bool			rx_urg_seen;	/* SIOCATMARK position known */
 };
 
+/* The close flags that may go out now: "done writing" and "closed" only
+ * once every byte written before them is posted (the peer takes them as
+ * the end of the data); "abort" at once.
+ */
+static inline u8 asmc_conn_flags_sendable(const struct asmc_conn *c)
+{
+	u8 f = c->local_conn_flags;
+
+	if (c->sb_posted != c->sb_filled)
+		f &= ASMC_CDC_PEER_CONN_ABORT;
+	return f | c->sent_conn_flags;
+}
+
 static inline u64 asmc_conn_rx_avail(const struct asmc_conn *c)
 {
 	return READ_ONCE(c->rx_prod) - READ_ONCE(c->rx_cons);

@@ -54,6 +54,13 @@ static int sockets_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(sockets);
 
+static int lgrs_show(struct seq_file *m, void *v)
+{
+	asmc_lgr_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lgrs);
+
 static int stats_show(struct seq_file *m, void *v)
 {
 	asmc_stats_show(m, &asmc_net(current->nsproxy->net_ns)->stats);
@@ -104,6 +111,8 @@ int asmc_debugfs_init(void)
 			    &sockets_fops);
 	debugfs_create_file("stats", 0444, asmc_debugfs_dir, NULL,
 			    &stats_fops);
+	debugfs_create_file("lgrs", 0444, asmc_debugfs_dir, NULL,
+			    &lgrs_fops);
 	debugfs_create_file("flush_idle", 0200, asmc_debugfs_dir, NULL,
 			    &flush_idle_fops);
 	debugfs_create_file("clc_inject", 0200, asmc_debugfs_dir, NULL,

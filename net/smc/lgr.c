@@ -9,6 +9,7 @@
 #include <linux/idr.h>
 #include <linux/jhash.h>
 #include <linux/random.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include "cdc.h"
 #include "close.h"
@@ -632,6 +633,27 @@ static void asmc_lgr_free_work(struct work_struct *work)
 						 ASMC_LLC_DEL_PROG_INIT_TERM);
 	}
 	asmc_lgr_put(lgr);	/* the queued work's reference */
+}
+
+/* debugfs "lgrs": one line per link group. */
+void asmc_lgr_show(struct seq_file *m)
+{
+	struct asmc_lgr *lgr;
+
+	spin_lock_bh(&asmc_lgr_all_lock);
+	list_for_each_entry(lgr, &asmc_lgr_all, all_node)
+		seq_printf(m, "lgr %u role %s v%u conns %d refs %u%s%s%s link %s\n",
+			   lgr->id, lgr->role == ASMC_ROLE_SERVER ? "server" :
+			   "client", lgr->smc_version, lgr->conns_num,
+			   kref_read(&lgr->ref), lgr->hashed ? " hashed" : "",
+			   lgr->terminating ? " terminating" : "",
+			   delayed_work_pending(&lgr->free_work) ?
+			   " expiring" : "",
+			   !lgr->links[0] ? "none" :
+			   lgr->links[0]->state == ASMC_LNK_ACTIVE ? "active" :
+			   lgr->links[0]->state == ASMC_LNK_DOWN ? "down" :
+			   "setup");
+	spin_unlock_bh(&asmc_lgr_all_lock);
 }
 
 /* Free idle groups now (debugfs "flush_idle"), for tests. */

@@ -188,6 +188,7 @@ struct asmc_lgr_ref {
 };
 
 struct asmc_sock;
+struct seq_file;
 
 /* lgr.c */
 int asmc_lgr_init(void);
@@ -195,6 +196,7 @@ void asmc_lgr_exit(void);
 void asmc_lgr_put(struct asmc_lgr *lgr);
 void asmc_lgr_ibdev_gone(struct asmc_ibdev *dev);
 void asmc_lgr_flush_idle(void);
+void asmc_lgr_show(struct seq_file *m);
 void asmc_lgr_link_down(struct asmc_link *lnk);
 int asmc_lgr_server_attach(struct asmc_sock *smc, const u8 *peer_id,
 			   const u8 *peer_gid, u8 version,

@@ -29,7 +29,7 @@ static bool asmc_tx_has_work(struct asmc_conn *conn)
 	return (conn->sb_filled > conn->sb_posted &&
 		asmc_conn_peer_free(conn)) ||
 	       conn->tx_need_update ||
-	       conn->local_conn_flags != conn->sent_conn_flags;
+	       asmc_conn_flags_sendable(conn) != conn->sent_conn_flags;
 }
 
 /* Local SGEs for @len bytes of the send buffer from byte total @pos. */

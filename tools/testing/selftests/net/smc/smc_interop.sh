@@ -100,8 +100,10 @@ run_phase() { # phase ours|intree
 		[ "$n" = 31 ] && [ "$fb" = 0 ] &&
 			tap_ok "$phase: all 31 connections used SMC-R with the kernel's smc" ||
 			tap_fail "$phase: all 31 connections used SMC-R with the kernel's smc ($n, $fb fallbacks)"
-		echo 1 > "$SMC_DBG/flush_idle"
-		smc_check_released "$phase"
+		# a closed socket waits up to 30 s (ASMC_CLOSE_WAIT) for the
+		# peer's closing CDC; with Linux's smc as the peer some of them
+		# wait the whole time (not understood yet, see issue notes)
+		smc_check_released "$phase" 45
 	fi
 	smc_barrier "$phase.freed" 120
 }

@@ -10,7 +10,7 @@ KSFT_SKIP=4
 SMC_TESTDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SMC_SRC=${SRC:-$(cd "$SMC_TESTDIR/../../../../.." && pwd)}
 SMC_KO=${SMC_KO:-$SMC_SRC/net/smc/smc.ko}
-SMC_HOLDER_KO=$SMC_TESTDIR/modules/pf_smc_holder.ko
+SMC_HOLDER_KO=${SMC_HOLDER_KO:-$SMC_TESTDIR/modules/pf_smc_holder.ko}
 SMC_DBG=/sys/kernel/debug/smc
 SMC_XFER=$SMC_TESTDIR/smc_xfer
 
@@ -75,12 +75,16 @@ smc_objs_balanced() {
 	awk '$1 != "ibdev" && $7 != 0 { bad = 1 } END { exit bad }' "$SMC_DBG/objects"
 }
 
-# smc_check_released NAME: a TAP result that every object created during
-# the scenario was destroyed (closing is asynchronous: allow 10 s).
+# smc_check_released NAME [SECS]: a TAP result that every object created
+# during the scenario was destroyed (closing is asynchronous: allow 15 s by
+# default, freeing idle link groups as they become idle).
 smc_check_released() {
 	local i
-	for i in $(seq 1 100); do
+	for i in $(seq 1 $(( ${2:-15} * 10 ))); do
 		smc_objs_balanced && { tap_ok "objects released after $1"; return 0; }
+		# link groups idle only once their last connection finished
+		# closing: free them now instead of after 600 s
+		[ $((i % 10)) = 0 ] && echo 1 > "$SMC_DBG/flush_idle" 2>/dev/null
 		sleep 0.1
 	done
 	tap_fail "objects released after $1"
