@@ -12,8 +12,8 @@ SELFTESTS := tools/testing/selftests/net/smc
 
 export KVER KDIR
 
-.PHONY: all module debug clean install dkms-install check test demo \
-	selftests-build help
+.PHONY: all module debug clean install dkms-install check test demo intree-peer \
+	selftests-build check-debug fuzz help
 
 all: module
 
@@ -47,18 +47,34 @@ selftests-build:
 	$(MAKE) -C $(SELFTESTS)
 	$(MAKE) -C $(KDIR) M=$(SRC)/$(SELFTESTS)/modules modules
 
+# Linux's own smc.ko as the interop peer (cached outside the repository;
+# the interop tests skip when linux-source-6.1 is not installed).
+intree-peer:
+	-tools/testing/interop/build-intree-smc.sh $(KVER)
+
 # The whole test suite: builds, boots guests, prints "N passed, N failed".
-test: module selftests-build
+test: module selftests-build intree-peer
 	$(VM)/run-suite.sh
+
+# The suite in guests of a debug kernel (KASAN, lockdep, kmemleak, ...),
+# built once into /var/tmp/smc-debug; smc.ko is built against it there.
+check-debug:
+	tools/testing/debug/check-debug.sh
 
 # Two guests, an AF_SMC server and client exchanging data.
 demo: module selftests-build
 	$(VM)/run-suite.sh --demo
+
+# libFuzzer targets of the wire decoders, FUZZ_SECONDS (60) each.
+fuzz:
+	$(MAKE) -C tools/testing/fuzz run
 
 help:
 	@echo "make [KVER=..|KDIR=..]  build net/smc/smc.ko"
 	@echo "make debug              build with pr_debug and DEBUG checks"
 	@echo "make check              sparse + W=1, fails on any warning"
 	@echo "make test               run the whole suite in QEMU guests"
+	@echo "make check-debug        the suite on a KASAN/lockdep/kmemleak kernel"
 	@echo "make demo               AF_SMC client/server across two guests"
+	@echo "make fuzz               fuzz the CLC/LLC/CDC decoders (FUZZ_SECONDS=60 each)"
 	@echo "make install            install into /lib/modules/KVER/updates"

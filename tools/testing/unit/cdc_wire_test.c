@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Userspace unit tests of the CDC codec and cursor arithmetic
- * (net/smc/cdc_wire.c): layout of SMC-WIRE 8, ring edge cases of 8.1.
+/* Tests of the CDC codec and cursor arithmetic (net/smc/cdc_wire.c): layout
+ * of SMC-WIRE 8, ring edge cases of 8.1. KUnit suite smc_cdc_wire, or a
+ * userspace TAP program (wire_test_shim.h).
  */
-#include <stdlib.h>
-#include "tap.h"
 #include "../../../net/smc/cdc_wire.h"
+#include "wire_test_shim.h"
 
 static const u8 cdc_ref[44] = {
 	0xFE, 0x2C, 0x00, 0x01,			/* type, length, seqno 1 */
@@ -24,7 +24,7 @@ static struct asmc_cursor cur(u16 wrap, u32 count)
 	return c;
 }
 
-static void test_codec(void)
+static void test_codec(struct kunit *test)
 {
 	struct asmc_cdc_msg m, p;
 	u8 buf[64];
@@ -89,7 +89,7 @@ static void test_codec(void)
 	CHECK(bad == 0, "CDC: any byte after the length parses and rebuilds, reserved bytes as 0");
 }
 
-static void test_cursors(void)
+static void test_cursors(struct kunit *test)
 {
 	u32 size, step;
 	int c, bad;
@@ -152,7 +152,7 @@ static void test_cursors(void)
 	a = asmc_cursor_add(cur(1, 10), 1000, 0);
 	CHECK(a.wrap == 1 && a.count == 10, "adding with size 0 leaves the cursor");
 	a = asmc_cursor_add(cur(0, 0), 0xFFFFFFFFu, 16384);
-	CHECK(a.wrap == (u16)(0xFFFFFFFFu / 16384) && a.count == 16383,
+	CHECK(a.wrap == ((0xFFFFFFFFu / 16384) & 0xFFFF) && a.count == 16383,
 	      "adding 4 GiB - 1 in a 16 KiB ring wraps the counter modulo 2^16");
 
 	CHECK(asmc_cursor_backwards(cur(5, 100), cur(5, 99)) &&
@@ -182,7 +182,7 @@ static void test_cursors(void)
 	      "cursor packs into a u64 and back");
 }
 
-static void test_seq(void)
+static void test_seq(struct kunit *test)
 {
 	CHECK(asmc_seq_before(1, 2) && !asmc_seq_after(1, 2) &&
 	      asmc_seq_after(2, 1), "seq 1 is before 2");
@@ -197,11 +197,10 @@ static void test_seq(void)
 	      "a distance of exactly 0x8000 counts as older both ways");
 }
 
-int main(void)
-{
-	tap_start("cdc_wire");
-	test_codec();
-	test_cursors();
-	test_seq();
-	return tap_done();
-}
+static struct kunit_case cdc_wire_cases[] = {
+	KUNIT_CASE(test_codec),
+	KUNIT_CASE(test_cursors),
+	KUNIT_CASE(test_seq),
+	{}
+};
+WIRE_TEST_SUITE(cdc_wire, cdc_wire_cases);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Userspace unit tests of the CLC wire codec (net/smc/clc_wire.c), built
- * from the same source as the module; TAP output.
+/* Tests of the CLC wire codec (net/smc/clc_wire.c), built from the same
+ * source as the module: KUnit suite smc_clc_wire, or a userspace TAP program
+ * (wire_test_shim.h).
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include "tap.h"
 #include "../../../net/smc/clc_wire.h"
+#include "wire_test_shim.h"
+
+/* message buffers (allocated: larger than a kernel stack frame may be) */
+#define BUF_LEN	1024
 
 static const u8 eye_r[4] = { 0xE2, 0xD4, 0xC3, 0xD9 };
 
@@ -83,30 +85,21 @@ static bool prop_reencodes(const struct asmc_clc_proposal *p)
 	       prop_equal(p, &q);
 }
 
-static void test_proposal_build(void);
-static void test_accept(void);
-static void test_sizes(void);
-
-int main(void)
+static void test_decline(struct kunit *test)
 {
-	struct asmc_clc_proposal p;
 	struct asmc_clc_decline d;
-	struct asmc_clc_hdr h;
-	u8 buf[1100];
-	size_t len, i;
-	int rc;
-
-	tap_start("clc_wire");
+	u8 *buf = wt_alloc(test, BUF_LEN);
+	size_t len;
 
 	/* decline round trip, both versions */
-	len = asmc_clc_decline_build(buf, sizeof(buf), (const u8 *)"ABCDEFGH",
+	len = asmc_clc_decline_build(buf, BUF_LEN, (const u8 *)"ABCDEFGH",
 				     ASMC_DECL_NOSMCDEV, 1, false);
 	CHECK(len == 28, "v1 decline is 28 bytes");
 	CHECK(buf[7] == 0x10, "v1 decline header byte 7");
 	CHECK(asmc_clc_decline_parse(buf, len, &d) == 0 &&
 	      d.reason == ASMC_DECL_NOSMCDEV && d.version == 1 &&
 	      !memcmp(d.peer_id, "ABCDEFGH", 8), "v1 decline parses back");
-	len = asmc_clc_decline_build(buf, sizeof(buf), NULL, ASMC_DECL_SYNCERR,
+	len = asmc_clc_decline_build(buf, BUF_LEN, NULL, ASMC_DECL_SYNCERR,
 				     2, true);
 	CHECK(len == 44 && buf[7] == 0x28 && buf[20] == 0x20,
 	      "v2 decline: 44 bytes, out-of-sync bit, OS type Linux");
@@ -117,9 +110,14 @@ int main(void)
 	buf[6] = 45;	/* wrong length for v2 */
 	CHECK(asmc_clc_decline_parse(buf, 45, &d) == -EPROTO,
 	      "decline with wrong length is refused");
+}
 
-	/* header checks */
-	len = make_v2_proposal(buf, 1);
+static void test_header(struct kunit *test)
+{
+	struct asmc_clc_hdr h;
+	u8 *buf = wt_alloc(test, BUF_LEN);
+
+	make_v2_proposal(buf, 1);
 	CHECK(asmc_clc_hdr_parse(buf, 8, &h) == 0 && h.length == 156 &&
 	      h.version == 2 && h.type == ASMC_CLC_PROPOSAL, "header parses");
 	CHECK(asmc_clc_hdr_parse(buf, 7, &h) == -EPROTO, "short header refused");
@@ -136,8 +134,15 @@ int main(void)
 	CHECK(asmc_clc_hdr_parse(buf, 8, &h) == -EPROTO, "absurd length refused");
 	put_unaligned_be16(10, buf + 5);
 	CHECK(asmc_clc_hdr_parse(buf, 8, &h) == -EPROTO, "tiny length refused");
+}
 
-	/* proposals */
+static void test_proposal_parse(struct kunit *test)
+{
+	struct asmc_clc_proposal p;
+	u8 *buf = wt_alloc(test, BUF_LEN);
+	size_t len;
+	int rc;
+
 	len = make_v2_proposal(buf, 1);
 	rc = asmc_clc_proposal_parse(buf, len, &p);
 	CHECK(rc == 0 && p.version == 2 && p.v2_path == ASMC_PATH_R &&
@@ -174,20 +179,28 @@ int main(void)
 	buf[7] = 0x2a;	/* v1 none, v2 none */
 	CHECK(asmc_clc_proposal_parse(buf, len, &p) == -EPROTO,
 	      "proposal offering nothing is refused");
+}
 
-	/* every truncation and every single-byte corruption of a valid
-	 * proposal either parses or is refused, and never reads outside
-	 * (run under valgrind/ASan by `make check-unit`)
-	 */
+/* every truncation and every single-byte corruption of a valid proposal
+ * either parses or is refused, and never reads outside (the copies are
+ * allocated to their exact size: ASan in userspace, KASAN in the kernel)
+ */
+static void test_proposal_mutations(struct kunit *test)
+{
+	struct asmc_clc_proposal p;
+	u8 *buf = wt_alloc(test, BUF_LEN);
+	size_t len, i;
+	int rc;
+
 	len = make_v1v2_proposal(buf);
 	for (i = 0; i < len; i++) {
-		u8 *copy = malloc(i ? i : 1);
+		u8 *copy = wt_alloc(test, i ? i : 1);
 
 		memcpy(copy, buf, i);
 		if (i >= 8)
 			put_unaligned_be16(i, copy + 5);
 		rc = asmc_clc_proposal_parse(copy, i, &p);
-		free(copy);
+		wt_free(test, copy);
 		if (rc != -EPROTO)
 			break;
 	}
@@ -196,7 +209,7 @@ int main(void)
 		int bad = 0, parsed = 0;
 
 		for (i = 8; i < len; i++) {
-			u8 *copy = malloc(len);
+			u8 *copy = wt_alloc(test, len);
 			int b;
 
 			for (b = 0; b < 256; b += 17) {
@@ -210,17 +223,12 @@ int main(void)
 					bad++;
 				}
 			}
-			free(copy);
+			wt_free(test, copy);
 		}
 		CHECK(bad == 0 && parsed > 0,
 		      "single-byte corruptions: parse and re-encode to the same proposal, or -EPROTO (%d parsed)",
 		      parsed);
 	}
-
-	test_proposal_build();
-	test_accept();
-	test_sizes();
-	return tap_done();
 }
 
 static const u8 peer_id[8] = { 0x12, 0x34, 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
@@ -257,11 +265,11 @@ static void base_prop(struct asmc_clc_proposal *p)
 	memcpy(p->mac, mac, 6);
 }
 
-static void test_proposal_build(void)
+static void test_proposal_build(struct kunit *test)
 {
 	static u8 ipv6[8 * 17], ueids[8 * 32], smcd[48 + 80];
 	struct asmc_clc_proposal p, q;
-	u8 buf[1024], ref[1024];
+	u8 *buf = wt_alloc(test, BUF_LEN), *ref = wt_alloc(test, BUF_LEN);
 	size_t i, rlen;
 	int len;
 
@@ -271,7 +279,7 @@ static void test_proposal_build(void)
 	p.v2_path = ASMC_PATH_NONE;
 	p.ipv4_subnet = 0xC0000200;
 	p.ipv4_prefix_len = 24;
-	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	len = asmc_clc_proposal_build(buf, BUF_LEN, &p);
 	CHECK(len == 92 && !memcmp(buf, prop_v1_only, 92),
 	      "proposal build: Linux SMC-R v1 only is the 92-byte layout");
 	CHECK(asmc_clc_proposal_len(&p) == 92, "proposal len: 92 for v1 only");
@@ -288,7 +296,7 @@ static void test_proposal_build(void)
 	memset(ueids, 'A', sizeof(ueids));
 	p.ueids = ueids;
 	memset(p.roce_v2_gid, 0x11, 16);
-	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	len = asmc_clc_proposal_build(buf, BUF_LEN, &p);
 	CHECK(len == 156 && (size_t)len == rlen && !memcmp(buf, ref, rlen),
 	      "proposal build: Linux SMC-R v2 only (156 bytes) matches the layout");
 	CHECK(buf[7] == 0x22 && buf[38] == 0 && buf[39] == 0 &&
@@ -306,7 +314,7 @@ static void test_proposal_build(void)
 	p.n_ueid = 1;
 	memset(ueids, 0, 32);
 	p.ueids = ueids;
-	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	len = asmc_clc_proposal_build(buf, BUF_LEN, &p);
 	CHECK(len == 164 && !memcmp(buf, ref, rlen) && buf[7] == 0x20,
 	      "proposal build: Linux SMC-R v1+v2 (164 bytes) matches the layout");
 	CHECK(get_unaligned_be16(buf + 38) == 40 &&
@@ -334,7 +342,7 @@ static void test_proposal_build(void)
 	p.release = 1;
 	p.seid = true;
 	memcpy(p.roce_v2_gid, gid_v2, 16);
-	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	len = asmc_clc_proposal_build(buf, BUF_LEN, &p);
 	CHECK(len == ASMC_CLC_PROP_MAX,
 	      "proposal build: 8 prefixes, 8 UEIDs, 8 ISMs is 652 bytes (%d)", len);
 	CHECK(buf[7] == 0x2f && buf[80 + 7] == 8 &&
@@ -349,7 +357,7 @@ static void test_proposal_build(void)
 
 	/* NULL SMC-D v2 extension: zero-filled */
 	p.smcd_v2_ext = NULL;
-	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	len = asmc_clc_proposal_build(buf, BUF_LEN, &p);
 	for (i = 0; i < 48 + 80 && !buf[len - 4 - 128 + i]; i++)
 		;
 	CHECK(len == 652 && i == 128,
@@ -362,14 +370,14 @@ static void test_proposal_build(void)
 	p.v2_path = ASMC_PATH_NONE;
 	p.ipv4_subnet = 0x0a000000;
 	p.ipv4_prefix_len = 8;
-	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	len = asmc_clc_proposal_build(buf, BUF_LEN, &p);
 	CHECK(len == 52 && buf[7] == 0x10 && buf[38] == 0 && buf[39] == 0 &&
 	      buf[44] == 8, "proposal build: version 1 SMC-R is 52 bytes, prefix at 40");
 	CHECK(asmc_clc_proposal_parse(buf, len, &q) == 0 && prop_equal(&p, &q),
 	      "proposal build: version 1 parses back");
 	p.v1_path = ASMC_PATH_D;
 	p.ism_gid = 7;
-	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	len = asmc_clc_proposal_build(buf, BUF_LEN, &p);
 	CHECK(len == 92 && buf[39] == 40 && buf[47] == 7 &&
 	      asmc_clc_proposal_parse(buf, len, &q) == 0 && q.ism_gid == 7,
 	      "proposal build: version 1 SMC-D keeps the SMC-D area (IP offset 40)");
@@ -381,7 +389,7 @@ static void test_proposal_build(void)
 	base_prop(&p);
 	p.v1_path = ASMC_PATH_BOTH;
 	p.v2_path = ASMC_PATH_NONE;
-	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	len = asmc_clc_proposal_build(buf, BUF_LEN, &p);
 	CHECK(len == 92 && asmc_clc_proposal_parse(buf, len, &q) == 0,
 	      "proposal build: v2 message offering SMC-R+D for v1 parses");
 	put_unaligned_be16(32, buf + 38);
@@ -393,7 +401,7 @@ static void test_proposal_build(void)
 	p.v1_path = ASMC_PATH_NONE;
 	p.v2_path = ASMC_PATH_D;
 	p.n_ism = 1;
-	len = asmc_clc_proposal_build(buf, sizeof(buf), &p);
+	len = asmc_clc_proposal_build(buf, BUF_LEN, &p);
 	CHECK(len == 80 + 40 + 48 + 10 + 4 &&
 	      asmc_clc_proposal_parse(buf, len, &q) == 0 && q.smcd_v2_ext &&
 	      q.n_ism == 1, "proposal build: SMC-D v2 only with one ISM parses");
@@ -406,56 +414,56 @@ static void test_proposal_build(void)
 	p.v1_path = ASMC_PATH_R;
 	p.v2_path = ASMC_PATH_NONE;
 	p.version = 0;
-	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	CHECK(asmc_clc_proposal_build(buf, BUF_LEN, &p) == -EINVAL,
 	      "proposal build: version 0 is -EINVAL");
 	p.version = 16;
-	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	CHECK(asmc_clc_proposal_build(buf, BUF_LEN, &p) == -EINVAL,
 	      "proposal build: version 16 is -EINVAL");
 	p.version = 1;
 	p.v2_path = ASMC_PATH_R;
-	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	CHECK(asmc_clc_proposal_build(buf, BUF_LEN, &p) == -EINVAL,
 	      "proposal build: version 1 with a v2 path is -EINVAL");
 	p.version = 2;
 	p.v1_path = ASMC_PATH_NONE;
 	p.v2_path = ASMC_PATH_NONE;
-	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	CHECK(asmc_clc_proposal_build(buf, BUF_LEN, &p) == -EINVAL,
 	      "proposal build: offering nothing is -EINVAL");
 	p.v1_path = 4;
-	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	CHECK(asmc_clc_proposal_build(buf, BUF_LEN, &p) == -EINVAL,
 	      "proposal build: path code 4 is -EINVAL");
 	p.v1_path = ASMC_PATH_R;
 	p.n_ipv6 = 9;
 	p.ipv6 = ipv6;
-	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	CHECK(asmc_clc_proposal_build(buf, BUF_LEN, &p) == -EINVAL,
 	      "proposal build: 9 IPv6 prefixes is -EINVAL");
 	p.n_ipv6 = 1;
 	p.ipv6 = NULL;
-	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	CHECK(asmc_clc_proposal_build(buf, BUF_LEN, &p) == -EINVAL,
 	      "proposal build: IPv6 count without prefixes is -EINVAL");
 	p.n_ipv6 = 0;
 	p.ipv4_prefix_len = 33;
-	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	CHECK(asmc_clc_proposal_build(buf, BUF_LEN, &p) == -EINVAL,
 	      "proposal build: IPv4 prefix length 33 is -EINVAL");
 	p.ipv4_prefix_len = 24;
 	p.v2_path = ASMC_PATH_R;
 	p.n_ueid = 9;
 	p.ueids = ueids;
-	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	CHECK(asmc_clc_proposal_build(buf, BUF_LEN, &p) == -EINVAL,
 	      "proposal build: 9 UEIDs is -EINVAL");
 	p.n_ueid = 1;
 	p.ueids = NULL;
-	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	CHECK(asmc_clc_proposal_build(buf, BUF_LEN, &p) == -EINVAL,
 	      "proposal build: UEID count without UEIDs is -EINVAL");
 	p.ueids = ueids;
 	p.n_ism = 9;
-	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	CHECK(asmc_clc_proposal_build(buf, BUF_LEN, &p) == -EINVAL,
 	      "proposal build: 9 ISMs is -EINVAL");
 	p.n_ism = 0;
 	p.release = 16;
-	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == -EINVAL,
+	CHECK(asmc_clc_proposal_build(buf, BUF_LEN, &p) == -EINVAL,
 	      "proposal build: release 16 is -EINVAL");
 	p.release = 0;
-	CHECK(asmc_clc_proposal_build(buf, sizeof(buf), &p) == 164,
+	CHECK(asmc_clc_proposal_build(buf, BUF_LEN, &p) == 164,
 	      "proposal build: the same proposal with valid fields builds");
 }
 
@@ -531,16 +539,17 @@ static void set_len(u8 *buf, size_t len)
 	memcpy(buf + len - 4, eye_r, 4);
 }
 
-static void test_accept(void)
+static void test_accept(struct kunit *test)
 {
 	struct asmc_clc_accept a, b;
-	u8 buf[1024], copy[1024];
+	u8 *buf = wt_alloc(test, BUF_LEN), *copy = wt_alloc(test, BUF_LEN);
+	u8 *out = wt_alloc(test, BUF_LEN);
 	int len, bad, parsed, rc;
 	size_t i;
 
 	/* SMC-R v1 Accept, byte-exact */
 	base_acc(&a, ASMC_CLC_ACCEPT, 1, true);
-	len = asmc_clc_accept_build(buf, sizeof(buf), &a);
+	len = asmc_clc_accept_build(buf, BUF_LEN, &a);
 	CHECK(len == 68 && !memcmp(buf, acc_v1, 68),
 	      "accept build: SMC-R v1 first contact is the 68-byte layout");
 	CHECK(asmc_clc_accept_parse(acc_v1, 68, &b) == 0 && acc_equal(&a, &b),
@@ -550,7 +559,7 @@ static void test_accept(void)
 	      "accept parse: 24-bit QPN/PSN, size and MTU nibbles, 64-bit address");
 	a.first_contact = false;
 	a.type = ASMC_CLC_CONFIRM;
-	len = asmc_clc_accept_build(buf, sizeof(buf), &a);
+	len = asmc_clc_accept_build(buf, BUF_LEN, &a);
 	CHECK(len == 68 && buf[4] == 3 && buf[7] == 0x10 &&
 	      !memcmp(buf + 8, acc_v1 + 8, 56),
 	      "confirm build: SMC-R v1 without first contact has byte 7 0x10");
@@ -568,7 +577,7 @@ static void test_accept(void)
 
 	/* SMC-R v2 without first contact: 108 bytes */
 	base_acc(&a, ASMC_CLC_ACCEPT, 2, false);
-	len = asmc_clc_accept_build(buf, sizeof(buf), &a);
+	len = asmc_clc_accept_build(buf, BUF_LEN, &a);
 	CHECK(len == 108 && buf[7] == 0x20 && !memcmp(buf + 64, a.eid, 32) &&
 	      !memcmp(buf + 104, eye_r, 4) && get_unaligned_be16(buf + 5) == 108,
 	      "accept build: SMC-R v2 is 108 bytes, EID at 64, trailer at 104");
@@ -586,7 +595,7 @@ static void test_accept(void)
 
 	/* SMC-R v2 Accept with first contact: 160 bytes */
 	base_acc(&a, ASMC_CLC_ACCEPT, 2, true);
-	len = asmc_clc_accept_build(buf, sizeof(buf), &a);
+	len = asmc_clc_accept_build(buf, BUF_LEN, &a);
 	CHECK(len == 160 && buf[7] == 0x28 && buf[104] == 0x80 &&
 	      buf[105] == 0x20 && !memcmp(buf + 108, "host-a", 6) &&
 	      !memcmp(buf + 156, eye_r, 4),
@@ -604,7 +613,7 @@ static void test_accept(void)
 	a.n_gids = 2;
 	memcpy(a.gids[0], gid_v2, 16);
 	memset(a.gids[1], 0x77, 16);
-	len = asmc_clc_accept_build(buf, sizeof(buf), &a);
+	len = asmc_clc_accept_build(buf, BUF_LEN, &a);
 	CHECK(len == 196 && buf[156] == 2 && !memcmp(buf + 160, gid_v2, 16) &&
 	      buf[176] == 0x77 && !memcmp(buf + 192, eye_r, 4),
 	      "confirm build: v2 first contact with 2 GIDs is 196 bytes");
@@ -630,7 +639,7 @@ static void test_accept(void)
 	      "confirm parse: first-contact v2 Confirm of 160 bytes is refused");
 
 	/* SMC-D: recognised, reported, not decoded */
-	memset(copy, 0, sizeof(copy));
+	memset(copy, 0, BUF_LEN);
 	memcpy(copy, "\xE2\xD4\xC3\xC4\x02\x00\x30\x11", 8);
 	set_len(copy, 48);
 	CHECK(asmc_clc_accept_parse(copy, 48, &b) == 0 && b.smcd &&
@@ -652,11 +661,11 @@ static void test_accept(void)
 	CHECK(asmc_clc_accept_parse(copy, 78, &b) == 0 && b.smcd,
 	      "accept parse: SMC-D v2 (78 bytes) is SMC-D");
 	b.smcd = true;
-	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &b) == -EINVAL,
+	CHECK(asmc_clc_accept_build(buf, BUF_LEN, &b) == -EINVAL,
 	      "accept build: SMC-D is -EINVAL");
 
 	/* other refusals */
-	len = asmc_clc_accept_build(buf, sizeof(buf), &a);
+	len = asmc_clc_accept_build(buf, BUF_LEN, &a);
 	memcpy(copy, buf, len);
 	copy[7] = (copy[7] & 0xfc) | 2;
 	CHECK(asmc_clc_accept_parse(copy, len, &b) == -EPROTO,
@@ -680,46 +689,46 @@ static void test_accept(void)
 
 	base_acc(&a, ASMC_CLC_ACCEPT, 1, false);
 	a.qpn = 0x1000000;
-	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &a) == -EINVAL,
+	CHECK(asmc_clc_accept_build(buf, BUF_LEN, &a) == -EINVAL,
 	      "accept build: 25-bit QPN is -EINVAL");
 	a.qpn = 1;
 	a.psn = 0x1000000;
-	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &a) == -EINVAL,
+	CHECK(asmc_clc_accept_build(buf, BUF_LEN, &a) == -EINVAL,
 	      "accept build: 25-bit PSN is -EINVAL");
 	a.psn = 1;
 	a.mtu = 16;
-	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &a) == -EINVAL,
+	CHECK(asmc_clc_accept_build(buf, BUF_LEN, &a) == -EINVAL,
 	      "accept build: MTU code 16 is -EINVAL");
 	a.mtu = 5;
 	a.rmbe_size = 16;
-	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &a) == -EINVAL,
+	CHECK(asmc_clc_accept_build(buf, BUF_LEN, &a) == -EINVAL,
 	      "accept build: size code 16 is -EINVAL");
 	a.rmbe_size = 5;
 	a.type = ASMC_CLC_DECLINE;
-	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &a) == -EINVAL,
+	CHECK(asmc_clc_accept_build(buf, BUF_LEN, &a) == -EINVAL,
 	      "accept build: type Decline is -EINVAL");
 	a.type = ASMC_CLC_CONFIRM;
 	a.version = 0;
-	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &a) == -EINVAL,
+	CHECK(asmc_clc_accept_build(buf, BUF_LEN, &a) == -EINVAL,
 	      "accept build: version 0 is -EINVAL");
 	a.version = 2;
 	a.first_contact = true;
 	a.n_gids = 9;
-	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &a) == -EINVAL,
+	CHECK(asmc_clc_accept_build(buf, BUF_LEN, &a) == -EINVAL,
 	      "accept build: 9 GIDs is -EINVAL");
 	a.n_gids = 8;
 	CHECK(asmc_clc_accept_build(buf, 164 + 127, &a) == -ENOSPC,
 	      "accept build: one byte short gives -ENOSPC");
-	CHECK(asmc_clc_accept_build(buf, sizeof(buf), &a) == 164 + 128,
+	CHECK(asmc_clc_accept_build(buf, BUF_LEN, &a) == 164 + 128,
 	      "accept build: 8 GIDs is 292 bytes");
 
 	/* truncations and corruptions of a v2 first-contact Confirm */
 	base_acc(&a, ASMC_CLC_CONFIRM, 2, true);
 	a.n_gids = 2;
-	len = asmc_clc_accept_build(buf, sizeof(buf), &a);
+	len = asmc_clc_accept_build(buf, BUF_LEN, &a);
 	bad = 0;
 	for (i = 0; i < (size_t)len; i++) {
-		u8 *t = malloc(i ? i : 1);
+		u8 *t = wt_alloc(test, i ? i : 1);
 
 		memcpy(t, buf, i);
 		if (i >= 8)
@@ -732,7 +741,7 @@ static void test_accept(void)
 		 */
 		if (rc == 0 ? i < 196 : rc != -EPROTO)
 			bad++;
-		free(t);
+		wt_free(test, t);
 	}
 	CHECK(bad == 0, "every truncated v2 Confirm is refused");
 	bad = 0;
@@ -741,7 +750,6 @@ static void test_accept(void)
 		int v;
 
 		for (v = 0; v < 256; v += 15) {
-			u8 out[1024];
 			int olen;
 
 			memcpy(copy, buf, len);
@@ -756,7 +764,7 @@ static void test_accept(void)
 			parsed++;
 			if (b.smcd)
 				continue;
-			olen = asmc_clc_accept_build(out, sizeof(out), &b);
+			olen = asmc_clc_accept_build(out, BUF_LEN, &b);
 			if (olen <= 0 ||
 			    asmc_clc_accept_parse(out, olen, &a) ||
 			    !acc_equal(&a, &b))
@@ -768,7 +776,7 @@ static void test_accept(void)
 	      parsed);
 }
 
-static void test_sizes(void)
+static void test_sizes(struct kunit *test)
 {
 	static const u32 sz[] = { 16384, 32768, 65536, 131072, 262144, 524288 };
 	u8 c;
@@ -808,3 +816,15 @@ static void test_sizes(void)
 	      asmc_mtu_bytes_to_code(255) == 0 && asmc_mtu_bytes_to_code(0) == 0,
 	      "mtu: other sizes round down (1500 -> 1024), below 256 -> 0");
 }
+
+static struct kunit_case clc_wire_cases[] = {
+	KUNIT_CASE(test_decline),
+	KUNIT_CASE(test_header),
+	KUNIT_CASE(test_proposal_parse),
+	KUNIT_CASE(test_proposal_mutations),
+	KUNIT_CASE(test_proposal_build),
+	KUNIT_CASE(test_accept),
+	KUNIT_CASE(test_sizes),
+	{}
+};
+WIRE_TEST_SUITE(clc_wire, clc_wire_cases);

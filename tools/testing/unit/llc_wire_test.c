@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Userspace unit tests of the LLC wire codec (net/smc/llc_wire.c), built
- * from the module's source; expected bytes are written out from SMC-WIRE 7.
+/* Tests of the LLC wire codec (net/smc/llc_wire.c), built from the module's
+ * source; expected bytes are written out from SMC-WIRE 7. KUnit suite
+ * smc_llc_wire, or a userspace TAP program (wire_test_shim.h).
  */
-#include <stdlib.h>
-#include "tap.h"
 #include "../../../net/smc/llc_wire.h"
+#include "wire_test_shim.h"
 
 #define GID_A	0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xfe, 0, 0, 1
 #define GID_B	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 192, 0, 2, 2
@@ -104,20 +104,23 @@ static const u8 req_add_link_v2[60] = {
 };
 
 /* parse @ref, expect rc 0, type/version, and build it back byte-exact */
-static bool parse_rebuilds(const u8 *ref, size_t len, u8 type, u8 version,
-			   struct asmc_llc_msg *m)
+static bool parse_rebuilds(struct kunit *test, const u8 *ref, size_t len,
+			   u8 type, u8 version, struct asmc_llc_msg *m)
 {
-	u8 out[ASMC_LLC_MAX_LEN];
-	int olen;
+	u8 *out;
+	bool same;
 
 	if (asmc_llc_parse(ref, len, m) || m->type != type ||
 	    m->version != version)
 		return false;
-	olen = asmc_llc_build(out, sizeof(out), m);
-	return olen == (int)len && !memcmp(out, ref, len);
+	out = wt_alloc(test, ASMC_LLC_MAX_LEN);
+	same = asmc_llc_build(out, ASMC_LLC_MAX_LEN, m) == (int)len &&
+	       !memcmp(out, ref, len);
+	wt_free(test, out);
+	return same;
 }
 
-static void test_layouts(void)
+static void test_layouts(struct kunit *test)
 {
 	struct asmc_llc_rkey rk[2] = {
 		{ 1, 2, 0x1000 }, { 3, 4, 0x2000 },
@@ -125,7 +128,7 @@ static void test_layouts(void)
 	struct asmc_llc_msg m, p;
 	struct asmc_llc_rkey e;
 	struct asmc_llc_hdr h;
-	u8 buf[ASMC_LLC_MAX_LEN];
+	u8 *buf = wt_alloc(test, ASMC_LLC_MAX_LEN);
 	int len;
 
 	memset(&m, 0, sizeof(m));
@@ -138,10 +141,10 @@ static void test_layouts(void)
 	m.confirm_link.link_id = 1;
 	m.confirm_link.link_uid = 7;
 	m.confirm_link.max_links = ASMC_LLC_MAX_LINKS;
-	len = asmc_llc_build(buf, sizeof(buf), &m);
+	len = asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m);
 	CHECK(len == 44 && !memcmp(buf, confirm_link_v1, 44),
 	      "CONFIRM_LINK v1 request builds byte-exact");
-	CHECK(parse_rebuilds(confirm_link_v1, 44, ASMC_LLC_CONFIRM_LINK,
+	CHECK(parse_rebuilds(test, confirm_link_v1, 44, ASMC_LLC_CONFIRM_LINK,
 			     ASMC_LLC_V1, &p) && p.confirm_link.qpn == 0x11 &&
 	      p.confirm_link.link_id == 1 && p.confirm_link.link_uid == 7 &&
 	      p.confirm_link.max_links == 2 && p.flags == 0x03 &&
@@ -149,7 +152,7 @@ static void test_layouts(void)
 	      "CONFIRM_LINK v1 parses to its fields and back");
 	m.version = ASMC_LLC_V2;
 	m.flags |= ASMC_LLC_FLAG_RESP;
-	len = asmc_llc_build(buf, sizeof(buf), &m);
+	len = asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m);
 	CHECK(len == 44 && buf[0] == 0x21 && buf[1] == 0x2C && buf[2] == 0 &&
 	      buf[3] == 0x83 && !memcmp(buf + 4, confirm_link_v1 + 4, 40),
 	      "CONFIRM_LINK v2 response: 21 2C 00 83, same body");
@@ -170,10 +173,10 @@ static void test_layouts(void)
 	memcpy(m.add_link.target_gid, gid_b, 16);
 	m.add_link.n_rkeys = 2;
 	m.add_link.rkeys = rk;
-	len = asmc_llc_build(buf, sizeof(buf), &m);
+	len = asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m);
 	CHECK(len == 104 && !memcmp(buf, add_link_v2, 104),
 	      "ADD_LINK v2 with 2 rkeys builds byte-exact (104 bytes, LE length/count)");
-	CHECK(parse_rebuilds(add_link_v2, 104, ASMC_LLC_ADD_LINK, ASMC_LLC_V2,
+	CHECK(parse_rebuilds(test, add_link_v2, 104, ASMC_LLC_ADD_LINK, ASMC_LLC_V2,
 			     &p) && p.add_link.has_ext && p.add_link.v2_direct &&
 	      p.add_link.n_rkeys == 2 && p.add_link.mtu == 4 &&
 	      p.add_link.psn == 0x123456 && p.add_link.rkeys_wire == add_link_v2 + 72,
@@ -216,21 +219,21 @@ static void test_layouts(void)
 	m.add_link.link_id = 2;
 	m.add_link.psn = 1;
 	m.add_link.reject_reason = ASMC_LLC_REJ_NO_ALT_PATH;
-	len = asmc_llc_build(buf, sizeof(buf), &m);
+	len = asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m);
 	CHECK(len == 44 && !memcmp(buf, add_link_rej_v1, 44),
 	      "ADD_LINK v1 reject builds byte-exact (reason 1 in byte 2)");
-	CHECK(parse_rebuilds(add_link_rej_v1, 44, ASMC_LLC_ADD_LINK,
+	CHECK(parse_rebuilds(test, add_link_rej_v1, 44, ASMC_LLC_ADD_LINK,
 			     ASMC_LLC_V1, &p) && p.add_link.reject_reason == 1 &&
 	      p.flags == 0xC0 && !p.add_link.has_ext,
 	      "ADD_LINK v1 reject parses back");
 	m.version = ASMC_LLC_V2;
-	len = asmc_llc_build(buf, sizeof(buf), &m);
+	len = asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m);
 	CHECK(len == 44 && buf[1] == 0x2C && buf[2] == 0x00 &&
 	      asmc_llc_parse(buf, len, &p) == 0 && p.add_link.reject_reason == 0,
 	      "ADD_LINK v2 reject: length overwrites byte 2, no reason");
 	m.version = ASMC_LLC_V1;
 	m.add_link.has_ext = true;
-	CHECK(asmc_llc_build(buf, sizeof(buf), &m) == -EINVAL,
+	CHECK(asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m) == -EINVAL,
 	      "ADD_LINK v1 with an extension is -EINVAL");
 
 	memset(&m, 0, sizeof(m));
@@ -241,15 +244,15 @@ static void test_layouts(void)
 	m.add_link_cont.n_rkeys = 3;
 	m.add_link_cont.rkeys[0] = (struct asmc_llc_rkey){ 5, 6, 0x10000 };
 	m.add_link_cont.rkeys[1] = (struct asmc_llc_rkey){ 7, 8, 0x20000 };
-	len = asmc_llc_build(buf, sizeof(buf), &m);
+	len = asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m);
 	CHECK(len == 44 && !memcmp(buf, add_link_cont_v1, 44),
 	      "ADD_LINK_CONT v1 builds byte-exact");
-	CHECK(parse_rebuilds(add_link_cont_v1, 44, ASMC_LLC_ADD_LINK_CONT,
+	CHECK(parse_rebuilds(test, add_link_cont_v1, 44, ASMC_LLC_ADD_LINK_CONT,
 			     ASMC_LLC_V1, &p) && p.add_link_cont.n_rkeys == 3 &&
 	      p.add_link_cont.rkeys[1].addr_new == 0x20000,
 	      "ADD_LINK_CONT v1 parses back");
 	m.version = ASMC_LLC_V2;
-	CHECK(asmc_llc_build(buf, sizeof(buf), &m) == -EINVAL,
+	CHECK(asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m) == -EINVAL,
 	      "ADD_LINK_CONT in a v2 group is -EINVAL");
 	memcpy(buf, add_link_cont_v1, 44);
 	buf[4] = 0;
@@ -263,10 +266,10 @@ static void test_layouts(void)
 	m.type = ASMC_LLC_DELETE_LINK;
 	m.flags = ASMC_LLC_FLAG_DEL_LINK_ALL | ASMC_LLC_FLAG_DEL_LINK_ORDERLY;
 	m.delete_link.reason = ASMC_LLC_DEL_PROG_INIT_TERM;
-	len = asmc_llc_build(buf, sizeof(buf), &m);
+	len = asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m);
 	CHECK(len == 44 && !memcmp(buf, delete_link_v1, 44),
 	      "DELETE_LINK all/orderly v1 builds byte-exact");
-	CHECK(parse_rebuilds(delete_link_v1, 44, ASMC_LLC_DELETE_LINK,
+	CHECK(parse_rebuilds(test, delete_link_v1, 44, ASMC_LLC_DELETE_LINK,
 			     ASMC_LLC_V1, &p) &&
 	      p.delete_link.reason == 0x00030000 && p.delete_link.link_id == 0,
 	      "DELETE_LINK parses back");
@@ -279,10 +282,10 @@ static void test_layouts(void)
 	m.confirm_rkey.addr = 0xDEAD0000;
 	m.confirm_rkey.other[0] = (struct asmc_llc_rkey_ref){ 2, 0xABCE, 0xDEAE0000 };
 	m.confirm_rkey.other[1] = (struct asmc_llc_rkey_ref){ 3, 0xABCF, 0xDEAF0000 };
-	len = asmc_llc_build(buf, sizeof(buf), &m);
+	len = asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m);
 	CHECK(len == 44 && !memcmp(buf, confirm_rkey_v2, 44),
 	      "CONFIRM_RKEY v2 with 2 more entries builds byte-exact");
-	CHECK(parse_rebuilds(confirm_rkey_v2, 44, ASMC_LLC_CONFIRM_RKEY,
+	CHECK(parse_rebuilds(test, confirm_rkey_v2, 44, ASMC_LLC_CONFIRM_RKEY,
 			     ASMC_LLC_V2, &p) && p.confirm_rkey.n_other == 2 &&
 	      p.confirm_rkey.other[1].link_id == 3,
 	      "CONFIRM_RKEY parses back");
@@ -295,10 +298,10 @@ static void test_layouts(void)
 	m.type = ASMC_LLC_DELETE_RKEY;
 	m.delete_rkey.n_rkeys = 1;
 	m.delete_rkey.rkeys[0] = 0xABCD;
-	len = asmc_llc_build(buf, sizeof(buf), &m);
+	len = asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m);
 	CHECK(len == 44 && !memcmp(buf, delete_rkey_v1, 44),
 	      "DELETE_RKEY v1 builds byte-exact");
-	CHECK(parse_rebuilds(delete_rkey_v1, 44, ASMC_LLC_DELETE_RKEY,
+	CHECK(parse_rebuilds(test, delete_rkey_v1, 44, ASMC_LLC_DELETE_RKEY,
 			     ASMC_LLC_V1, &p) && p.delete_rkey.n_rkeys == 1 &&
 	      p.delete_rkey.rkeys[0] == 0xABCD, "DELETE_RKEY parses back");
 	memcpy(buf, delete_rkey_v1, 44);
@@ -312,7 +315,7 @@ static void test_layouts(void)
 	CHECK(asmc_llc_parse(buf, 44, &p) == -EPROTO,
 	      "DELETE_RKEY with 9 rkeys is refused");
 	m.delete_rkey.n_rkeys = 9;
-	CHECK(asmc_llc_build(buf, sizeof(buf), &m) == -EINVAL,
+	CHECK(asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m) == -EINVAL,
 	      "DELETE_RKEY build with 9 rkeys is -EINVAL");
 
 	memset(&m, 0, sizeof(m));
@@ -321,10 +324,10 @@ static void test_layouts(void)
 	m.flags = ASMC_LLC_FLAG_RESP;
 	memcpy(m.test_link.data, "ping", 4);
 	m.test_link.data[15] = 0x42;
-	len = asmc_llc_build(buf, sizeof(buf), &m);
+	len = asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m);
 	CHECK(len == 44 && !memcmp(buf, test_link_v2, 44),
 	      "TEST_LINK v2 response builds byte-exact");
-	CHECK(parse_rebuilds(test_link_v2, 44, ASMC_LLC_TEST_LINK, ASMC_LLC_V2,
+	CHECK(parse_rebuilds(test, test_link_v2, 44, ASMC_LLC_TEST_LINK, ASMC_LLC_V2,
 			     &p) && p.test_link.data[15] == 0x42,
 	      "TEST_LINK parses back");
 
@@ -333,16 +336,16 @@ static void test_layouts(void)
 	m.version = ASMC_LLC_V2;
 	m.req_add_link.n_gids = 2;
 	m.req_add_link.gids = req_add_link_v2 + 28;
-	len = asmc_llc_build(buf, sizeof(buf), &m);
+	len = asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m);
 	CHECK(len == 60 && !memcmp(buf, req_add_link_v2, 60),
 	      "REQUEST_ADD_LINK with 2 GIDs builds byte-exact (60 bytes)");
-	CHECK(parse_rebuilds(req_add_link_v2, 60, ASMC_LLC_REQ_ADD_LINK,
+	CHECK(parse_rebuilds(test, req_add_link_v2, 60, ASMC_LLC_REQ_ADD_LINK,
 			     ASMC_LLC_V2, &p) && p.req_add_link.n_gids == 2 &&
 	      !memcmp(p.req_add_link.gids + 16, gid_a, 16),
 	      "REQUEST_ADD_LINK parses back");
 	m.req_add_link.n_gids = 0;
 	m.flags = ASMC_LLC_FLAG_RESP;
-	len = asmc_llc_build(buf, sizeof(buf), &m);
+	len = asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m);
 	CHECK(len == 44 && buf[0] == 0x25 && buf[3] == 0x80 &&
 	      asmc_llc_parse(buf, len, &p) == 0,
 	      "REQUEST_ADD_LINK echo without GIDs is 44 bytes");
@@ -357,7 +360,7 @@ static void test_layouts(void)
 	CHECK(asmc_llc_parse(buf, 60, &p) == -EOPNOTSUPP,
 	      "REQUEST_ADD_LINK type 0x05 (v1) is not supported");
 	m.version = ASMC_LLC_V1;
-	CHECK(asmc_llc_build(buf, sizeof(buf), &m) == -EINVAL,
+	CHECK(asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m) == -EINVAL,
 	      "REQUEST_ADD_LINK build in a v1 group is -EINVAL");
 
 	/* header on its own */
@@ -368,10 +371,11 @@ static void test_layouts(void)
 	      "header needs 4 bytes");
 }
 
-static void test_rejects(void)
+static void test_rejects(struct kunit *test)
 {
+	const size_t blen = ASMC_LLC_MAX_LEN + 16;
 	struct asmc_llc_msg m, p;
-	u8 buf[ASMC_LLC_MAX_LEN + 16];
+	u8 *buf = wt_alloc(test, blen);
 	static const u8 unknown[] = { 0x00, 0x05, 0x0A, 0x0F, 0x10, 0x13,
 				      0x20, 0x23, 0x28, 0x2A, 0x31, 0xFE };
 	size_t i;
@@ -391,14 +395,14 @@ static void test_rejects(void)
 	CHECK(asmc_llc_parse(buf, 48, &p) == -EPROTO,
 	      "v2 length 43 is refused");
 	put_unaligned_le16(ASMC_LLC_MAX_LEN + 1, buf + 1);
-	memset(buf + 44, 0, sizeof(buf) - 44);
-	CHECK(asmc_llc_parse(buf, sizeof(buf), &p) == -EPROTO,
+	memset(buf + 44, 0, blen - 44);
+	CHECK(asmc_llc_parse(buf, blen, &p) == -EPROTO,
 	      "v2 length 8193 is refused");
 	put_unaligned_le16(ASMC_LLC_MAX_LEN, buf + 1);
-	CHECK(asmc_llc_parse(buf, sizeof(buf), &p) == 0,
+	CHECK(asmc_llc_parse(buf, blen, &p) == 0,
 	      "v2 CONFIRM_LINK of 8192 bytes parses (tail ignored)");
 	put_unaligned_be16(44, buf + 1);
-	CHECK(asmc_llc_parse(buf, sizeof(buf), &p) == -EPROTO,
+	CHECK(asmc_llc_parse(buf, blen, &p) == -EPROTO,
 	      "v2 length written big-endian (00 2C = 11264) is refused");
 	memcpy(buf, confirm_link_v1, 44);
 	buf[29] = 0;
@@ -421,7 +425,7 @@ static void test_rejects(void)
 	CHECK(asmc_llc_parse(buf, 44, &p) == 0 &&
 	      p.type == ASMC_LLC_CONFIRM_RKEY_CONT,
 	      "CONFIRM_RKEY_CONT v1 is recognised");
-	CHECK(asmc_llc_build(buf, sizeof(buf), &p) == -EINVAL,
+	CHECK(asmc_llc_build(buf, blen, &p) == -EINVAL,
 	      "CONFIRM_RKEY_CONT build is -EINVAL (layout not specified)");
 	buf[0] = 0x28;
 	CHECK(asmc_llc_parse(buf, 44, &p) == -EOPNOTSUPP,
@@ -431,29 +435,29 @@ static void test_rejects(void)
 	memset(&m, 0, sizeof(m));
 	m.type = ASMC_LLC_TEST_LINK;
 	m.version = 1;
-	CHECK(asmc_llc_build(buf, sizeof(buf), &m) == -EINVAL,
+	CHECK(asmc_llc_build(buf, blen, &m) == -EINVAL,
 	      "build with version 1 is -EINVAL");
 	m.version = 0;
 	m.type = 0x0A;
-	CHECK(asmc_llc_build(buf, sizeof(buf), &m) == -EINVAL,
+	CHECK(asmc_llc_build(buf, blen, &m) == -EINVAL,
 	      "build of an unknown type is -EINVAL");
 	m.type = ASMC_LLC_TEST_LINK;
 	CHECK(asmc_llc_build(buf, 43, &m) == -ENOSPC,
 	      "build into 43 bytes is -ENOSPC");
 	m.type = ASMC_LLC_CONFIRM_LINK;
 	m.confirm_link.link_id = 0;
-	CHECK(asmc_llc_build(buf, sizeof(buf), &m) == -EINVAL,
+	CHECK(asmc_llc_build(buf, blen, &m) == -EINVAL,
 	      "CONFIRM_LINK build with link ID 0 is -EINVAL");
 	m.confirm_link.link_id = 1;
 	m.confirm_link.qpn = 0x1000000;
-	CHECK(asmc_llc_build(buf, sizeof(buf), &m) == -EINVAL,
+	CHECK(asmc_llc_build(buf, blen, &m) == -EINVAL,
 	      "CONFIRM_LINK build with a 25-bit QPN is -EINVAL");
 	memset(&m, 0, sizeof(m));
 	m.type = ASMC_LLC_ADD_LINK;
 	m.version = ASMC_LLC_V2;
 	m.add_link.has_ext = true;
 	m.add_link.n_rkeys = 1;
-	CHECK(asmc_llc_build(buf, sizeof(buf), &m) == -EINVAL,
+	CHECK(asmc_llc_build(buf, blen, &m) == -EINVAL,
 	      "ADD_LINK build with rkeys but no entries is -EINVAL");
 	m.add_link.rkeys_wire = buf + 8192;	/* 16 bytes of zeros */
 	memset(buf + 8192, 0, 16);
@@ -461,25 +465,25 @@ static void test_rejects(void)
 	      "ADD_LINK build copies raw rkey entries");
 	m.add_link.n_rkeys = 507;
 	m.add_link.rkeys_wire = NULL;
-	m.add_link.rkeys = calloc(508, sizeof(struct asmc_llc_rkey));
+	m.add_link.rkeys = wt_alloc(test, 508 * sizeof(struct asmc_llc_rkey));
 	CHECK(asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m) == 72 + 507 * 16 &&
 	      asmc_llc_parse(buf, ASMC_LLC_MAX_LEN, &p) == 0 &&
 	      p.add_link.n_rkeys == 507,
 	      "ADD_LINK with 507 rkeys fills 8184 bytes and parses");
 	m.add_link.n_rkeys = 508;
-	CHECK(asmc_llc_build(buf, sizeof(buf), &m) == -EINVAL,
+	CHECK(asmc_llc_build(buf, blen, &m) == -EINVAL,
 	      "ADD_LINK with 508 rkeys (over 8192 bytes) is -EINVAL");
-	free((void *)m.add_link.rkeys);
+	wt_free(test, (void *)m.add_link.rkeys);
 	m.add_link.n_rkeys = 0;
 	m.add_link.rkeys = NULL;
 	m.add_link.mtu = 16;
-	CHECK(asmc_llc_build(buf, sizeof(buf), &m) == -EINVAL,
+	CHECK(asmc_llc_build(buf, blen, &m) == -EINVAL,
 	      "ADD_LINK build with MTU code 16 is -EINVAL");
 	memset(&m, 0, sizeof(m));
 	m.type = ASMC_LLC_REQ_ADD_LINK;
 	m.version = ASMC_LLC_V2;
 	m.req_add_link.n_gids = 1;
-	CHECK(asmc_llc_build(buf, sizeof(buf), &m) == -EINVAL,
+	CHECK(asmc_llc_build(buf, blen, &m) == -EINVAL,
 	      "REQUEST_ADD_LINK build with a count but no GIDs is -EINVAL");
 }
 
@@ -487,7 +491,7 @@ static void test_rejects(void)
  * corruption parses to something that rebuilds to the same parse, or is
  * refused with -EPROTO / -EOPNOTSUPP
  */
-static void test_mutations(void)
+static void test_mutations(struct kunit *test)
 {
 	static const struct { const u8 *b; size_t len; } msgs[] = {
 		{ confirm_link_v1, 44 }, { add_link_v2, 104 },
@@ -497,54 +501,54 @@ static void test_mutations(void)
 		{ req_add_link_v2, 60 },
 	};
 	struct asmc_llc_msg p, q;
-	u8 out[ASMC_LLC_MAX_LEN], out2[ASMC_LLC_MAX_LEN];
+	u8 *out = wt_alloc(test, ASMC_LLC_MAX_LEN);
+	u8 *out2 = wt_alloc(test, ASMC_LLC_MAX_LEN);
 	int bad = 0, parsed = 0, rc, olen;
 	size_t k, i, v;
 
 	for (k = 0; k < sizeof(msgs) / sizeof(msgs[0]); k++) {
 		for (i = 0; i < msgs[k].len; i++) {
-			u8 *t = malloc(i ? i : 1);
+			u8 *t = wt_alloc(test, i ? i : 1);
 
 			memcpy(t, msgs[k].b, i);
 			bad += asmc_llc_parse(t, i, &p) != -EPROTO;
-			free(t);
+			wt_free(test, t);
 		}
 	}
 	CHECK(bad == 0, "every truncated LLC message is refused");
 	bad = 0;
 	for (k = 0; k < sizeof(msgs) / sizeof(msgs[0]); k++) {
+		u8 *t = wt_alloc(test, msgs[k].len);
+
 		for (i = 0; i < msgs[k].len; i++) {
 			for (v = 0; v < 256; v += 5) {
-				u8 *t = malloc(msgs[k].len);
-
 				memcpy(t, msgs[k].b, msgs[k].len);
 				t[i] = v;
 				rc = asmc_llc_parse(t, msgs[k].len, &p);
 				if (rc == 0 && p.type != ASMC_LLC_CONFIRM_RKEY_CONT) {
 					parsed++;
-					olen = asmc_llc_build(out, sizeof(out), &p);
+					olen = asmc_llc_build(out, ASMC_LLC_MAX_LEN, &p);
 					if (olen <= 0 ||
 					    asmc_llc_parse(out, olen, &q) ||
-					    asmc_llc_build(out2, sizeof(out2), &q) != olen ||
+					    asmc_llc_build(out2, ASMC_LLC_MAX_LEN, &q) != olen ||
 					    memcmp(out, out2, olen))
 						bad++;
 				} else if (rc && rc != -EPROTO && rc != -EOPNOTSUPP) {
 					bad++;
 				}
-				free(t);
 			}
 		}
+		wt_free(test, t);
 	}
 	CHECK(bad == 0 && parsed > 1000,
 	      "single-byte corruptions re-encode to a fixed point or are refused (%d parsed)",
 	      parsed);
 }
 
-int main(void)
-{
-	tap_start("llc_wire");
-	test_layouts();
-	test_rejects();
-	test_mutations();
-	return tap_done();
-}
+static struct kunit_case llc_wire_cases[] = {
+	KUNIT_CASE(test_layouts),
+	KUNIT_CASE(test_rejects),
+	KUNIT_CASE(test_mutations),
+	{}
+};
+WIRE_TEST_SUITE(llc_wire, llc_wire_cases);

@@ -1,30 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Minimal TAP output for the userspace unit tests: CHECK() prints one
+/* Minimal TAP output for the userspace unit tests: tap_check() prints one
  * "ok"/"not ok" line per assertion, tap_done() the plan and exit status.
  */
 #ifndef ASMC_UNIT_TAP_H
 #define ASMC_UNIT_TAP_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 static int tap_n, tap_failed;
 static const char *tap_suite = "unit";
 
-#define CHECK(cond, ...) do {						\
-	int tap_ok_ = !!(cond);						\
-									\
-	tap_n++;							\
-	if (tap_ok_) {							\
-		printf("ok %d - %s: ", tap_n, tap_suite);		\
-	} else {							\
-		tap_failed++;						\
-		printf("not ok %d - %s: ", tap_n, tap_suite);		\
-	}								\
-	printf(__VA_ARGS__);						\
-	printf("\n");							\
-	if (!tap_ok_)							\
-		printf("# %s:%d: %s\n", __FILE__, __LINE__, #cond);	\
-} while (0)
+/* One result: "ok N - SUITE: message", and on failure where and what. */
+static inline void tap_vcheck(int ok, const char *file, int line,
+			      const char *cond, const char *fmt, va_list args)
+{
+	tap_n++;
+	tap_failed += !ok;
+	printf("%sok %d - %s: ", ok ? "" : "not ", tap_n, tap_suite);
+	vprintf(fmt, args);
+	printf("\n");
+	if (!ok)
+		printf("# %s:%d: %s\n", file, line, cond);
+}
 
 static inline void tap_start(const char *suite)
 {

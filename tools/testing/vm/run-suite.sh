@@ -105,6 +105,16 @@ parse_tap() {
 	return $bad
 }
 
+# Filter for kernel reports of guest INDEX in DIR: $SMC_VM_SYMBOLIZE DIR INDEX
+# (adds source lines to stack frames, e.g. tools/testing/debug/symbolize.sh)
+symbolize() {
+	if [ -n "${SMC_VM_SYMBOLIZE:-}" ]; then
+		$SMC_VM_SYMBOLIZE "$1" "$2"
+	else
+		cat
+	fi
+}
+
 # Kernel health of one guest: PREFIX DIR INDEX WAITSTATUS; sets guest_rc.
 check_guest() {
 	local prefix=$1 dir=$2 i=$3 st=$4 why=() trouble rc
@@ -122,11 +132,67 @@ check_guest() {
 		result fail "${prefix}guest$i kernel health"
 		printf '# %s\n' "${why[@]}"
 		echo "# --- last 80 lines of console$i.log ---"
-		tail -n 80 "$dir/console$i.log" 2>/dev/null | tr -d '\r' | sed 's/^/# /'
+		tail -n 80 "$dir/console$i.log" 2>/dev/null | tr -d '\r' | symbolize "$dir" "$i" | sed 's/^/# /'
 		sed 's/^/# qemu: /' "$dir/qemu$i.out" 2>/dev/null
-		[ -z "$trouble" ] || { echo "# --- kernel trouble ---"; sed 's/^/# /' <<<"$trouble"; }
+		[ -z "$trouble" ] || { echo "# --- kernel trouble ---"; symbolize "$dir" "$i" <<<"$trouble" | sed 's/^/# /'; }
 	fi
 	guest_rc=$rc
+}
+
+# Leaks kmemleak found in one guest (only kernels with kmemleak write the
+# report): PREFIX DIR INDEX. Reports whose text matches a line (ERE) of the
+# file $SMC_VM_KMEMLEAK_IGNORE are dropped, and counted as such.
+check_kmemleak() {
+	local prefix=$1 dir=$2 i=$3 f=$2/guest$3.kmemleak ign=${SMC_VM_KMEMLEAK_IGNORE:-} n dropped
+	if [ -e "$f.err" ]; then
+		result fail "${prefix}guest$i kmemleak"
+		sed 's/^/# /' "$f.err"
+		return
+	fi
+	[ -e "$f" ] || return 0
+	rm -f "$f.ignored"
+	if [ -n "$ign" ] && [ -s "$f" ]; then
+		[ -r "$ign" ] || { echo "# kmemleak ignore file $ign missing" >&2; ign=/dev/null; }
+		awk -v out="$f.ignored" '
+			FNR == NR { if (NF && $0 !~ /^#/) pat[++np] = $0; next }
+			function flush(   j, hit) {
+				if (rec == "") return
+				for (j = 1; j <= np && !hit; j++) hit = rec ~ pat[j]
+				if (hit) printf "%s", rec > out; else printf "%s", rec
+				rec = ""
+			}
+			/^unreferenced object/ { flush() }
+			{ rec = rec $0 "\n" }
+			END { flush() }' "$ign" "$f" >"$f.reported"
+	else
+		cp "$f" "$f.reported"
+	fi
+	if [ -s "$f.reported" ] && [ -n "${SMC_VM_SYMBOLIZE:-}" ]; then
+		symbolize "$dir" "$i" <"$f.reported" >"$f.sym" && mv "$f.sym" "$f.reported"
+	fi
+	n=$(grep -c '^unreferenced object' "$f.reported")
+	dropped=$(grep -c '^unreferenced object' "$f.ignored" 2>/dev/null)
+	if [ -s "$f.reported" ]; then
+		result fail "${prefix}guest$i kmemleak"
+		echo "# $n unreferenced object(s), report in $f.reported:"
+		head -n 200 "$f.reported" | sed 's/^/# /'
+	else
+		result ok "${prefix}guest$i kmemleak"
+	fi
+	[ "${dropped:-0}" -eq 0 ] ||
+		echo "# ${prefix}guest$i: $dropped known kmemleak false positive(s) ignored ($ign), see $f.ignored"
+}
+
+# Environment for the guest runner: SMC_VM_GUEST_ENV holds words NAME=VALUE,
+# or NAME alone to pass that variable's value from here.
+guest_env() {
+	local w
+	for w in ${SMC_VM_GUEST_ENV:-}; do
+		case $w in
+		*=*) printf 'export %s=%q\n' "${w%%=*}" "${w#*=}" ;;
+		*) [ -z "${!w+x}" ] || printf 'export %s=%q\n' "$w" "${!w}" ;;
+		esac
+	done
 }
 
 # run_topology NAME NGUESTS TIMEOUT RUNNER-ARGS... (@GUEST@ = guest index)
@@ -140,8 +206,11 @@ run_topology() {
 	for ((i = 0; i < ng; i++)); do
 		cmd=$(printf '%q' "$runner")
 		for a in "$@"; do cmd+=$(printf ' %q' "${a//@GUEST@/$i}"); done
-		printf '#!/bin/bash\ncd %q || exit 99\n[ -x %q ] && exec %s\nexec bash %s\n' \
-			"$SRC" "$runner" "$cmd" "$cmd" >"$dir/guest$i.sh"
+		{
+			printf '#!/bin/bash\ncd %q || exit 99\n' "$SRC"
+			guest_env
+			printf '[ -x %q ] && exec %s\nexec bash %s\n' "$runner" "$cmd" "$cmd"
+		} >"$dir/guest$i.sh"
 		if ! vm_boot "$i" "$ng" "$dir" "$tmo"; then
 			result fail "$topo: guest$i boot"
 			vm_kill_all
@@ -167,6 +236,7 @@ run_topology() {
 		parse_tap "$prefix" "$dir/guest$i.log"
 		bad=$?
 		check_guest "$topo: " "$dir" "$i" "${st[$i]}"
+		check_kmemleak "$topo: " "$dir" "$i"
 		t=$(grep -aoE 'guest[0-9] (ready|done) at [0-9.]+ s' "$dir/console$i.log" 2>/dev/null | tr '\n' ' ')
 		[ -z "$t" ] || echo "# $topo: $t(guest clock)"
 		if [ -n "$guest_rc" ] && [ "$guest_rc" != 0 ] && [ "$bad" -eq 0 ]; then
@@ -190,10 +260,10 @@ else
 		run_host
 	fi
 	if [ "${only:-single}" = single ]; then
-		run_topology single 1 "${SMC_VM_TIMEOUT_SINGLE:-900}" single
+		run_topology single 1 "${SMC_VM_TIMEOUT_SINGLE:-1500}" single
 	fi
 	if [ "${only:-pair}" = pair ]; then
-		run_topology pair 2 "${SMC_VM_TIMEOUT_PAIR:-900}" pair @GUEST@
+		run_topology pair 2 "${SMC_VM_TIMEOUT_PAIR:-1500}" pair @GUEST@
 	fi
 fi
 finish

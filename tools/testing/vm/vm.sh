@@ -11,8 +11,19 @@ VM_PORTS=()
 declare -A VM_QEMU_PIDFILE=()
 
 # Kernel release: $KVER, else the newest /lib/modules/* with a /boot/vmlinuz-*.
+# A kernel of our own (SMC_VM_KERNEL with SMC_VM_MODDIR, its modules'
+# directory) needs neither: KVER defaults to the name of SMC_VM_MODDIR.
 vm_kver() {
 	local v best=
+	if [ -n "${SMC_VM_MODDIR:-}" ]; then
+		best=${KVER:-$(basename "$SMC_VM_MODDIR")}
+		if [ -z "${SMC_VM_KERNEL:-}" ] || [ ! -r "$SMC_VM_MODDIR/modules.dep" ]; then
+			echo "vm: SMC_VM_MODDIR needs SMC_VM_KERNEL and a modules.dep in $SMC_VM_MODDIR" >&2
+			return 1
+		fi
+		echo "$best"
+		return
+	fi
 	if [ -n "${KVER:-}" ]; then
 		best=$KVER
 	else
@@ -94,14 +105,14 @@ vm_boot() {
 	[ ${#VM_PORTS[@]} -eq 2 ] || vm_net_setup || return 1
 	lp=${VM_PORTS[$i]}
 	rp=${VM_PORTS[$((1 - i))]}
-	case ${SRC:-} in *[[:space:]]*) echo "vm: SRC may not contain spaces" >&2; return 1 ;; esac
+	case ${SRC:-}${SMC_VM_MODDIR:-} in *[[:space:]]*) echo "vm: SRC and SMC_VM_MODDIR may not contain spaces" >&2; return 1 ;; esac
 	rm -f "$dir/guest$i.rc" "$dir/guest$i.log" "$dir/qemu$i.pid" "$dir/console$i.log"
 	# shellcheck disable=SC2086
 	timeout -k 5 $((tmo + 60)) qemu-system-x86_64 -name "guest$i" \
 		-accel tcg,thread=multi -cpu max -smp "${SMC_VM_SMP:-$((ng > 1 ? 1 : 2))}" -m "${SMC_VM_MEM:-1536}" \
 		-nodefaults -display none -no-reboot -pidfile "$dir/qemu$i.pid" \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 loglevel=5 printk.time=1 panic=-1 oops=panic tsc=reliable mitigations=off smcvm.guest=$i smcvm.nguests=$ng smcvm.src=${SRC:-/} ${SMC_VM_APPEND:-}" \
+		-append "console=ttyS0 loglevel=5 printk.time=1 panic=-1 oops=panic tsc=reliable mitigations=off smcvm.guest=$i smcvm.nguests=$ng smcvm.src=${SRC:-/}${SMC_VM_MODDIR:+ smcvm.moddir=$SMC_VM_MODDIR} ${SMC_VM_APPEND:-}" \
 		-serial "file:$dir/console$i.log" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$dir,mount_tag=results,security_model=none,multidevs=remap" \
@@ -153,7 +164,11 @@ vm_wait() {
 }
 
 # Kernel messages (printk timestamps on) that mean trouble.
-VM_TROUBLE='\[ *[0-9]+\.[0-9]+\].*(BUG:|WARNING:|Oops|Kernel panic|general protection|KASAN|UBSAN|INFO: task .* blocked for more than|possible circular locking|unreferenced object|Call Trace|soft lockup|hard LOCKUP|detected stalls)'
+# Debug kernels: "BUG: KASAN: ...", "BUG: sleeping function called from
+# invalid context", lockdep's "WARNING: possible circular locking dependency
+# detected" / "INFO: trying to register non-static key", kmemleak's own
+# trouble (leaks themselves are read from debugfs: vm_kmemleak_report).
+VM_TROUBLE='\[ *[0-9]+\.[0-9]+\].*(BUG:|WARNING:|Oops|Kernel panic|general protection|KASAN|UBSAN|INFO: task .* blocked for more than|INFO: trying to register non-static key|possible circular locking|unreferenced object|kmemleak: (Memory pool empty|Cannot )|Call Trace|soft lockup|hard LOCKUP|detected stalls)'
 
 # vm_console_scan FILE: prints trouble lines with context, returns 1 if any.
 vm_console_scan() {
