@@ -227,8 +227,12 @@ void asmc_cdc_rx(struct asmc_link *lnk, const u8 *buf, u32 len)
 	if (asmc_cdc_parse(buf, len, &m))
 		return;
 	smc = asmc_lgr_find_conn(lnk->lgr, m.token);
-	if (!smc)
-		return;		/* closed meanwhile, or not ours */
+	if (!smc) {
+		/* closed meanwhile, or not ours */
+		pr_debug("link %p: CDC seq %u for unknown token %#x, flags %#x\n",
+			 lnk, m.seqno, m.token, m.conn_flags);
+		return;
+	}
 	if (smc->conn.link == lnk)
 		asmc_cdc_recv(smc, &m);
 	sock_put(&smc->sk);

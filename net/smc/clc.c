@@ -236,17 +236,39 @@ static int asmc_clc_take_decline(const u8 *buf, const struct asmc_clc_hdr *hdr,
 
 /* ---- SMC-R ------------------------------------------------------------- */
 
-/* Receive buffer size: half of the socket's receive buffer, as the socket
- * API promises twice the payload room; 16 KiB .. 512 KiB.
+/* Receive buffer size: half of the socket's receive buffer when the
+ * application set SO_RCVBUF, as the socket API promises twice the payload
+ * room, else net.smc.rmem; 16 KiB .. 512 KiB. The send buffer alike.
  */
 static u32 asmc_clc_rmb_want(struct asmc_sock *smc)
 {
-	return clamp_t(u32, READ_ONCE(smc->sk.sk_rcvbuf) / 2, 16384, 524288);
+	u32 want = READ_ONCE(smc->sk.sk_rcvbuf) / 2;
+
+	if (!(smc->sk.sk_userlocks & SOCK_RCVBUF_LOCK))
+		want = READ_ONCE(asmc_net(sock_net(&smc->sk))->sysctl.rmem);
+	return clamp_t(u32, want, 16384, 524288);
 }
 
 static u32 asmc_clc_sndbuf_want(struct asmc_sock *smc)
 {
-	return clamp_t(u32, READ_ONCE(smc->sk.sk_sndbuf) / 2, 16384, 524288);
+	u32 want = READ_ONCE(smc->sk.sk_sndbuf) / 2;
+
+	if (!(smc->sk.sk_userlocks & SOCK_SNDBUF_LOCK))
+		want = READ_ONCE(asmc_net(sock_net(&smc->sk))->sysctl.wmem);
+	return clamp_t(u32, want, 16384, 524288);
+}
+
+/* What the link group dumps show of a v2 peer: negotiated EID and the
+ * peer's OS, release and host name (first contact messages carry them).
+ */
+static void asmc_clc_note_peer(struct asmc_lgr *lgr,
+			       const struct asmc_clc_accept *m, const u8 *eid)
+{
+	memcpy(lgr->eid, eid, sizeof(lgr->eid));
+	lgr->peer_os = m->os_type;
+	lgr->peer_release = m->release;
+	memcpy(lgr->peer_hostname, m->hostname, sizeof(lgr->peer_hostname) - 1);
+	lgr->peer_hostname[sizeof(lgr->peer_hostname) - 1] = '\0';
 }
 
 /* Get both buffers of the connection from its link group. */
@@ -487,6 +509,7 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 			reason = ASMC_DECL_ERR_RDYLNK;
 			goto decline_detach;
 		}
+		asmc_clc_note_peer(ref.lgr, &acc, acc.eid);
 	}
 	rc = asmc_clc_take_peer(smc, &acc);
 	if (rc)
@@ -519,6 +542,7 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 		asmc_lgr_setup_done(&ref, true);
 	}
 	kfree(buf);
+	asmc_ibsel_put(&sel);	/* a first contact's link took it over */
 	asmc_clc_smc_ready(smc);
 	return 1;
 
@@ -653,6 +677,7 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 			reason = ASMC_DECL_ERR_RDYLNK;
 			goto decline_detach;
 		}
+		asmc_clc_note_peer(ref.lgr, &cfm, eid);
 		if (asmc_buf_register(smc->conn.rmb, lnk)) {
 			reason = ASMC_DECL_ERR_REGBUF;
 			goto decline_detach;

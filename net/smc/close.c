@@ -109,6 +109,8 @@ void asmc_close_peer_flags(struct asmc_sock *smc, u8 flags)
 {
 	struct sock *sk = &smc->sk;
 
+	pr_debug("sock %p: peer close flags %#x in state %d\n", smc, flags,
+		 sk->sk_state);
 	if (flags & ASMC_CDC_PEER_CONN_ABORT) {
 		asmc_conn_abort(smc, ECONNRESET);
 		return;

@@ -30,5 +30,26 @@
 	iov_iter_pipe((iter), ITER_DEST, (pipe), (len))
 #endif
 
+/* register_net_sysctl() became a macro over register_net_sysctl_sz() in
+ * 6.6, taking the table's size from the array type; ours is allocated per
+ * namespace, so its entry count (without the terminator) is passed.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 6, 0)
+#define asmc_register_net_sysctl(net, path, table, n) \
+	register_net_sysctl((net), (path), (table))
+#else
+#define asmc_register_net_sysctl(net, path, table, n) \
+	register_net_sysctl_sz((net), (path), (table), (n))
+#endif
+
+/* struct sock_diag_handler got .owner (pins the module) in newer kernels
+ * and 6.1 stable; Kbuild tells from the headers (ASMC_SOCK_DIAG_HAS_OWNER).
+ */
+#ifdef ASMC_SOCK_DIAG_HAS_OWNER
+#define ASMC_SOCK_DIAG_OWNER	.owner = THIS_MODULE,
+#else
+#define ASMC_SOCK_DIAG_OWNER
+#endif
+
 #endif /* __KERNEL__ */
 #endif /* ASMC_COMPAT_H */

@@ -11,6 +11,7 @@
 #include <net/tcp.h>
 #include "fallback.h"
 #include "netns.h"
+#include "trace.h"
 
 /* Errors: TCP sets clcsk->sk_err, but getsockopt(SO_ERROR) reads our sock.
  * We mirror the error into our sock and remember it in mirrored_err; when
@@ -118,6 +119,7 @@ void asmc_fallback_switch(struct asmc_sock *smc, u32 reason, u32 peer_diag)
 			    smc->role == ASMC_ROLE_SERVER, reason);
 	pr_debug("sock %p falls back to TCP: reason 0x%08x peer 0x%08x\n",
 		 smc, reason, peer_diag);
+	trace_smc_switch_to_fallback(smc, reason, peer_diag);
 	if (sk->sk_socket)
 		asmc_fallback_attach(smc);
 	smp_store_release(&smc->use_fallback, true);

@@ -23,8 +23,12 @@ static LIST_HEAD(asmc_ibdevs);
 static DEFINE_MUTEX(asmc_ibdevs_mutex);	/* writers of asmc_ibdevs */
 static struct ib_client asmc_ib_client;
 
+/* Drop a reference taken by asmc_ibdev_get(); the device's own base
+ * reference is dropped only by asmc_ib_remove().
+ */
 void asmc_ibdev_put(struct asmc_ibdev *dev)
 {
+	asmc_obj_destroyed(ASMC_OBJ_DEVREF, dev);
 	if (refcount_dec_and_test(&dev->ref))
 		complete(&dev->unused);
 }
@@ -122,6 +126,7 @@ static int asmc_ib_add(struct ib_device *ibdev)
 static void asmc_ib_remove(struct ib_device *ibdev, void *data)
 {
 	struct asmc_ibdev *dev = data;
+	int i;
 
 	mutex_lock(&asmc_ibdevs_mutex);
 	list_del_rcu(&dev->node);
@@ -131,10 +136,17 @@ static void asmc_ib_remove(struct ib_device *ibdev, void *data)
 
 	/* every link on the device goes; connections on them are aborted */
 	asmc_lgr_ibdev_gone(dev);
-	asmc_ibdev_put(dev);
-	while (!wait_for_completion_timeout(&dev->unused, 10 * HZ))
-		pr_warn("RDMA device %s: still in use, waiting\n",
-			dev_name(&ibdev->dev));
+	if (refcount_dec_and_test(&dev->ref))	/* the base reference */
+		complete(&dev->unused);
+	for (i = 1; !wait_for_completion_timeout(&dev->unused, HZ); i++) {
+		/* a handshake that had picked the device may have set up a
+		 * group on it meanwhile; others end within their timeouts
+		 */
+		asmc_lgr_ibdev_gone(dev);
+		if (!(i % 10))
+			pr_warn("RDMA device %s: still in use after %d s\n",
+				dev_name(&ibdev->dev), i);
+	}
 
 	ib_unregister_event_handler(&dev->event_handler);
 	cancel_work_sync(&dev->port_work);
@@ -261,6 +273,51 @@ out:
 	rcu_read_unlock();
 	dev_put(ndev);
 	return rc;
+}
+
+/* For dumps: a reference to the @n-th (from 0) device in use, or NULL past
+ * the last. Release it with asmc_ibdev_put().
+ */
+struct asmc_ibdev *asmc_ibdev_get_nth(unsigned long n)
+{
+	struct asmc_ibdev *dev, *found = NULL;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(dev, &asmc_ibdevs, node) {
+		if (READ_ONCE(dev->removing) || n--)
+			continue;
+		if (refcount_inc_not_zero(&dev->ref)) {
+			asmc_obj_created(ASMC_OBJ_DEVREF, dev);
+			found = dev;
+		}
+		break;
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/* ifindex of the net_device behind the GIDs of port @port, 0 if none
+ * (rxe has no get_netdev: the GID attributes know the device).
+ */
+int asmc_ib_port_ifindex(struct asmc_ibdev *dev, u8 port)
+{
+	const struct ib_gid_attr *attr;
+	struct net_device *ndev;
+	int i, tbl_len, ifindex = 0;
+
+	tbl_len = READ_ONCE(dev->ports[port - 1].gid_tbl_len);
+	for (i = 0; i < tbl_len && !ifindex; i++) {
+		attr = rdma_get_gid_attr(dev->ibdev, port, i);
+		if (IS_ERR(attr))
+			continue;
+		rcu_read_lock();
+		ndev = rdma_read_gid_attr_ndev_rcu(attr);
+		if (!IS_ERR_OR_NULL(ndev))
+			ifindex = ndev->ifindex;
+		rcu_read_unlock();
+		rdma_put_gid_attr(attr);
+	}
+	return ifindex;
 }
 
 void asmc_ibsel_put(struct asmc_ibsel *sel)

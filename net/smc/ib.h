@@ -10,6 +10,7 @@
 #include <linux/refcount.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
+#include "debug.h"
 
 #define ASMC_IB_MAX_PORTS	2
 
@@ -57,10 +58,13 @@ void asmc_ib_exit(void);
 bool asmc_ib_any_device(void);
 int asmc_ib_select_v2(struct sock *clcsk, struct asmc_ibsel *sel);
 void asmc_ibsel_put(struct asmc_ibsel *sel);
+struct asmc_ibdev *asmc_ibdev_get_nth(unsigned long n);
+int asmc_ib_port_ifindex(struct asmc_ibdev *dev, u8 port);
 
 static inline void asmc_ibdev_get(struct asmc_ibdev *dev)
 {
 	refcount_inc(&dev->ref);
+	asmc_obj_created(ASMC_OBJ_DEVREF, dev);
 }
 
 void asmc_ibdev_put(struct asmc_ibdev *dev);

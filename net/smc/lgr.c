@@ -16,6 +16,7 @@
 #include "debug.h"
 #include "lgr.h"
 #include "llc.h"
+#include "netns.h"
 #include "socket.h"
 
 #define ASMC_LGR_HASH_BITS	8
@@ -236,6 +237,10 @@ static struct asmc_lgr *asmc_lgr_new(struct net *net, u8 role, u8 version,
 	kref_init(&lgr->ref);
 	lgr->net = get_net(net);
 	lgr->role = role;
+	/* the server decides when a new group is due, the client follows */
+	lgr->max_conns = role == ASMC_ROLE_SERVER ?
+		READ_ONCE(asmc_net(net)->sysctl.smcr_max_conns_per_lgr) :
+		ASMC_CONNS_PER_LGR;
 	lgr->smc_version = version;
 	memcpy(lgr->peer_id, peer_id, 8);
 	mutex_init(&lgr->mutex);
@@ -254,21 +259,36 @@ static struct asmc_lgr *asmc_lgr_new(struct net *net, u8 role, u8 version,
 	return lgr;
 }
 
+/* Take the link out of the group: readers of lgr->links[] that hold only
+ * asmc_lgr_all_lock (debugfs, netlink dumps, device removal) never see it
+ * again once this returns, so the caller may free it.
+ */
+static struct asmc_link *asmc_lgr_unpublish_link(struct asmc_lgr *lgr)
+{
+	struct asmc_link *lnk = lgr->links[0];
+
+	spin_lock_bh(&asmc_lgr_all_lock);
+	lgr->links[0] = NULL;
+	spin_unlock_bh(&asmc_lgr_all_lock);
+	return lnk;
+}
+
 /* Free what the group holds on the RDMA device: MRs, DMA mappings, the
  * link's QP and CQs, and with them the device reference. Memory still in
  * use by connections stays until they let go.
  */
 static void asmc_lgr_release_hw(struct asmc_lgr *lgr)
 {
+	struct asmc_link *lnk;
 	struct asmc_buf *buf;
 
 	mutex_lock(&lgr->mutex);
 	if (lgr->links[0]) {
 		list_for_each_entry(buf, &lgr->bufs, lgr_node)
 			asmc_buf_unmap(lgr, buf);
-		asmc_link_destroy(lgr->links[0]);
-		kfree(lgr->links[0]);
-		lgr->links[0] = NULL;
+		lnk = asmc_lgr_unpublish_link(lgr);
+		asmc_link_destroy(lnk);
+		lgr->retired = lnk;
 	}
 	mutex_unlock(&lgr->mutex);
 }
@@ -280,6 +300,7 @@ static void asmc_lgr_release(struct kref *ref)
 
 	WARN_ON_ONCE(lgr->conns_num);
 	asmc_lgr_release_hw(lgr);
+	kfree(lgr->retired);
 	mutex_lock(&lgr->mutex);
 	list_for_each_entry_safe(buf, tmp, &lgr->bufs, lgr_node)
 		asmc_buf_free(lgr, buf);
@@ -322,7 +343,7 @@ static int asmc_lgr_add_conn(struct asmc_lgr *lgr, struct asmc_sock *smc)
 	lockdep_assert_held(&lgr->mutex);
 	if (lgr->terminating)
 		return -ENOLINK;
-	if (lgr->conns_num >= ASMC_CONNS_PER_LGR)
+	if (lgr->conns_num >= lgr->max_conns)
 		return -EBUSY;
 	rc = xa_alloc_cyclic(&lgr->conns, &token, smc, xa_limit_32b,
 			     &lgr->next_token, GFP_KERNEL);
@@ -402,7 +423,7 @@ static bool asmc_lgr_usable(struct asmc_lgr *lgr)
 
 	return !lgr->terminating && lnk &&
 	       READ_ONCE(lnk->state) == ASMC_LNK_ACTIVE &&
-	       lgr->conns_num < ASMC_CONNS_PER_LGR;
+	       lgr->conns_num < lgr->max_conns;
 }
 
 /* Server: reuse a group with this client (same peer ID, same peer GID on
@@ -509,8 +530,7 @@ static int asmc_lgr_create(struct asmc_sock *smc, u8 role, u8 version,
 	rc = asmc_link_create(lgr->links[0], sel, version >= 2);
 	if (rc) {
 		/* the link freed what it had; do not destroy it twice */
-		kfree(lgr->links[0]);
-		lgr->links[0] = NULL;
+		kfree(asmc_lgr_unpublish_link(lgr));
 		asmc_lgr_put(lgr);
 		return rc;
 	}
@@ -642,7 +662,7 @@ void asmc_lgr_show(struct seq_file *m)
 
 	spin_lock_bh(&asmc_lgr_all_lock);
 	list_for_each_entry(lgr, &asmc_lgr_all, all_node)
-		seq_printf(m, "lgr %u role %s v%u conns %d refs %u%s%s%s link %s\n",
+		seq_printf(m, "lgr %u role %s v%u conns %d refs %u%s%s%s link %s wr %u/%u\n",
 			   lgr->id, lgr->role == ASMC_ROLE_SERVER ? "server" :
 			   "client", lgr->smc_version, lgr->conns_num,
 			   kref_read(&lgr->ref), lgr->hashed ? " hashed" : "",
@@ -652,25 +672,76 @@ void asmc_lgr_show(struct seq_file *m)
 			   !lgr->links[0] ? "none" :
 			   lgr->links[0]->state == ASMC_LNK_ACTIVE ? "active" :
 			   lgr->links[0]->state == ASMC_LNK_DOWN ? "down" :
-			   "setup");
+			   "setup",
+			   lgr->links[0] ? lgr->links[0]->tx_slots : 0,
+			   lgr->links[0] ? lgr->links[0]->rx_num : 0);
 	spin_unlock_bh(&asmc_lgr_all_lock);
+}
+
+/* For dumps: a reference to the @n-th (from 0) link group of @net, or
+ * NULL past the last; groups already being freed are not counted.
+ * Release it with asmc_lgr_put().
+ */
+struct asmc_lgr *asmc_lgr_get_nth(struct net *net, unsigned long n)
+{
+	struct asmc_lgr *lgr, *found = NULL;
+
+	spin_lock_bh(&asmc_lgr_all_lock);
+	list_for_each_entry(lgr, &asmc_lgr_all, all_node) {
+		if (!net_eq(lgr->net, net) || !kref_read(&lgr->ref) || n--)
+			continue;
+		if (kref_get_unless_zero(&lgr->ref))
+			found = lgr;
+		break;
+	}
+	spin_unlock_bh(&asmc_lgr_all_lock);
+	return found;
+}
+
+/* Links (of any namespace) on port @port of @dev that are not down. */
+u32 asmc_lgr_links_on(const struct asmc_ibdev *dev, u8 port)
+{
+	struct asmc_link *lnk;
+	struct asmc_lgr *lgr;
+	u32 n = 0;
+
+	spin_lock_bh(&asmc_lgr_all_lock);
+	list_for_each_entry(lgr, &asmc_lgr_all, all_node) {
+		lnk = lgr->links[0];
+		if (lnk && lnk->sel.dev == dev && lnk->sel.port == port &&
+		    READ_ONCE(lnk->state) != ASMC_LNK_DOWN)
+			n++;
+	}
+	spin_unlock_bh(&asmc_lgr_all_lock);
+	return n;
 }
 
 /* Free idle groups now (debugfs "flush_idle"), for tests. */
 void asmc_lgr_flush_idle(void)
 {
-	struct asmc_lgr *lgr;
+	struct asmc_lgr *lgr, *last;
 
-	spin_lock_bh(&asmc_lgr_all_lock);
-	list_for_each_entry(lgr, &asmc_lgr_all, all_node) {
-		if (!delayed_work_pending(&lgr->free_work) ||
-		    !kref_get_unless_zero(&lgr->ref))
-			continue;
-		/* pending: it has its reference already */
-		if (mod_delayed_work(asmc_wq, &lgr->free_work, 0))
-			kref_put(&lgr->ref, asmc_lgr_release);
-	}
-	spin_unlock_bh(&asmc_lgr_all_lock);
+	do {
+		last = NULL;
+		spin_lock_bh(&asmc_lgr_all_lock);
+		list_for_each_entry(lgr, &asmc_lgr_all, all_node) {
+			if (!delayed_work_pending(&lgr->free_work) ||
+			    !kref_get_unless_zero(&lgr->ref))
+				continue;
+			/* pending: it has its reference already; ours is the
+			 * last one only when the work ran or a termination
+			 * cancelled it meanwhile: never free under the lock
+			 */
+			if (mod_delayed_work(asmc_wq, &lgr->free_work, 0) &&
+			    !refcount_dec_not_one(&lgr->ref.refcount)) {
+				last = lgr;
+				break;
+			}
+		}
+		spin_unlock_bh(&asmc_lgr_all_lock);
+		if (last)
+			asmc_lgr_put(last);
+	} while (last);
 	flush_workqueue(asmc_wq);
 }
 

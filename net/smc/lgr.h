@@ -16,14 +16,14 @@
 #include "ib.h"
 
 #define ASMC_LINKS_MAX		1	/* ADD_LINK is rejected for now */
-#define ASMC_CONNS_PER_LGR	255
-#define ASMC_WR_TX_SLOTS	16	/* control messages in flight per link */
-#define ASMC_WR_RX_BUFS		48	/* receives posted per link */
+#define ASMC_CONNS_PER_LGR	255	/* most; net.smc.smcr_max_conns_per_lgr */
+#define ASMC_WR_TX_SLOTS	16	/* default control sends in flight */
+#define ASMC_WR_RX_BUFS		48	/* default receives posted per link */
 #define ASMC_WR_MSG_LEN		44	/* LLC/CDC message */
 #define ASMC_WR_SLOT_SIZE	48
 #define ASMC_WR_SPILL_LEN	(8192 - ASMC_WR_MSG_LEN) /* v2 large LLC */
 #define ASMC_WR_WRITES_PER_TX	2	/* RDMA WRITEs before one CDC */
-#define ASMC_WR_MAX_SEND	(ASMC_WR_TX_SLOTS * (1 + ASMC_WR_WRITES_PER_TX) + 8)
+#define ASMC_WR_SEND_DEPTH(slots) ((slots) * (1 + ASMC_WR_WRITES_PER_TX) + 8)
 #define ASMC_BUF_SIZES		6	/* 16 KiB .. 512 KiB */
 #define ASMC_LGR_IDLE_SERVER	(600 * HZ)
 #define ASMC_LGR_IDLE_CLIENT	(610 * HZ)
@@ -32,7 +32,7 @@
 #define ASMC_REG_MR_WAIT	(5 * HZ)
 #define ASMC_TX_SLOT_WAIT	(10 * HZ)
 #define ASMC_DRAIN_WAIT		(5 * HZ)	/* flushed WRs after QP error */
-#define ASMC_TESTLINK_TIME	(30 * HZ)	/* idle link: TEST_LINK */
+#define ASMC_TESTLINK_TIME	(30 * HZ)	/* default: idle link TEST_LINK */
 
 struct asmc_lgr;
 struct asmc_link;
@@ -41,7 +41,7 @@ struct asmc_link;
 struct asmc_wr_tx {
 	struct ib_cqe		cqe;
 	struct asmc_link	*link;
-	u8			idx;
+	u16			idx;
 	/* called from the completion (softirq) with the WC status */
 	void			(*done)(struct asmc_wr_tx *tx, int status);
 	void			*ctx;
@@ -51,7 +51,7 @@ struct asmc_wr_tx {
 struct asmc_wr_rx {
 	struct ib_cqe		cqe;
 	struct asmc_link	*link;
-	u8			idx;
+	u16			idx;
 };
 
 enum asmc_link_state {
@@ -94,21 +94,26 @@ struct asmc_link {
 	bool			v2_direct;	/* no gateway: hop limit 1 */
 
 	/* control traffic */
-	u8			*tx_bufs;	/* ASMC_WR_TX_SLOTS * slot size */
+	u16			tx_slots;	/* net.smc.smcr_max_send_wr */
+	u16			rx_num;		/* net.smc.smcr_max_recv_wr */
+	u8			*tx_bufs;	/* tx_slots * slot size */
 	u64			tx_dma;
-	struct asmc_wr_tx	tx[ASMC_WR_TX_SLOTS];
-	unsigned long		tx_busy;	/* bitmap of slots in use */
+	struct asmc_wr_tx	*tx;		/* tx_slots */
+	unsigned long		*tx_busy;	/* bitmap of slots in use */
 	wait_queue_head_t	tx_wait;	/* a slot became free */
 	atomic_t		tx_inflight;	/* posted, not completed */
+	atomic_t		tx_preparing;	/* slots taken, not yet posted */
 	wait_queue_head_t	drained;	/* tx_inflight reached 0 */
-	u8			*rx_bufs;	/* ASMC_WR_RX_BUFS * slot size */
+	u8			*rx_bufs;	/* rx_num * slot size */
 	u64			rx_dma;
 	u8			*rx_spill;	/* v2: bytes 44.. of large msgs */
 	u64			rx_spill_dma;
-	struct asmc_wr_rx	rx[ASMC_WR_RX_BUFS];
+	struct asmc_wr_rx	*rx;		/* rx_num */
 	atomic_t		rx_posted;
 
-	/* memory registration (one at a time) */
+	/* memory registration (one at a time), on reg_qp if it exists */
+	struct ib_qp		*reg_qp;
+	struct ib_cq		*reg_cq;
 	struct mutex		reg_mutex;
 	struct ib_cqe		reg_cqe;
 	struct completion	reg_done;
@@ -121,6 +126,7 @@ struct asmc_link {
 	struct mutex		llc_flow;	/* serializes local LLC flows */
 	unsigned long		last_rx;	/* jiffies of last receive */
 	struct delayed_work	testlink_work;
+	unsigned long		testlink_time;	/* jiffies, 0: none */
 	struct work_struct	llc_rx_work;	/* requests from the peer */
 	struct list_head	llc_rx_q;	/* under llc_lock */
 	int			llc_rx_qlen;
@@ -170,9 +176,15 @@ struct asmc_lgr {
 
 	struct mutex		mutex;
 	struct asmc_link	*links[ASMC_LINKS_MAX];
+	/* a link taken down while connections may still point at it (their
+	 * conn->link): its hardware is gone, the struct is freed with the
+	 * group, which every connection holds a reference on
+	 */
+	struct asmc_link	*retired;
 	struct xarray		conns;		/* token -> struct asmc_sock */
 	u32			next_token;
 	int			conns_num;
+	int			max_conns;	/* server: sysctl at creation */
 	struct list_head	bufs;		/* every buffer of the group */
 	struct list_head	free_rmbs[ASMC_BUF_SIZES];
 	struct list_head	free_sndbufs[ASMC_BUF_SIZES];
@@ -197,6 +209,8 @@ void asmc_lgr_put(struct asmc_lgr *lgr);
 void asmc_lgr_ibdev_gone(struct asmc_ibdev *dev);
 void asmc_lgr_flush_idle(void);
 void asmc_lgr_show(struct seq_file *m);
+struct asmc_lgr *asmc_lgr_get_nth(struct net *net, unsigned long n);
+u32 asmc_lgr_links_on(const struct asmc_ibdev *dev, u8 port);
 void asmc_lgr_link_down(struct asmc_link *lnk);
 int asmc_lgr_server_attach(struct asmc_sock *smc, const u8 *peer_id,
 			   const u8 *peer_gid, u8 version,

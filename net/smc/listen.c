@@ -18,6 +18,43 @@
 
 static void asmc_listen_hs_work(struct work_struct *work);
 
+/* Handshake limitation (net.smc.limit_smc_hs, or its netlink commands, at
+ * listen() time): TCP asks us before each SYN-ACK whether to offer SMC.
+ * While the handshakes of this listener in progress reach its backlog, or
+ * handshake work waits for a worker, the new connection gets plain TCP.
+ */
+static bool asmc_listen_hs_congested(const struct sock *clcsk)
+{
+	struct asmc_sock *lsmc;
+	bool congested = false;
+
+	rcu_read_lock();
+	lsmc = __rcu_dereference_sk_user_data_with_flags(clcsk,
+							 SK_USER_DATA_NOCOPY);
+	if (lsmc)
+		congested = workqueue_congested(WORK_CPU_UNBOUND, asmc_wq) ||
+			    data_race(lsmc->hs_pending) >=
+			    READ_ONCE(lsmc->sk.sk_max_ack_backlog);
+	rcu_read_unlock();
+	return congested;
+}
+
+/* Point the listening clcsock at us (NULL: no more), for the check above;
+ * TCP children do not inherit the pointer (NOCOPY).
+ */
+static void asmc_listen_hs_user(struct asmc_sock *lsmc, bool on)
+{
+	struct sock *clcsk = lsmc->clcsock->sk;
+
+	write_lock_bh(&clcsk->sk_callback_lock);
+	if (on)
+		__rcu_assign_sk_user_data_with_flags(clcsk, lsmc,
+						     SK_USER_DATA_NOCOPY);
+	else
+		rcu_assign_sk_user_data(clcsk, NULL);
+	write_unlock_bh(&clcsk->sk_callback_lock);
+}
+
 static int asmc_listen_wake(struct wait_queue_entry *wait, unsigned int mode,
 			    int sync, void *key)
 {
@@ -51,11 +88,17 @@ int asmc_listen(struct socket *sock, int backlog)
 
 	asmc_sock_opts_sync(smc);
 	tcp_sk(smc->clcsock->sk)->syn_smc = 1;
+	if (READ_ONCE(asmc_net(sock_net(sk))->limit_hs)) {
+		asmc_listen_hs_user(smc, true);
+		tcp_sk(smc->clcsock->sk)->smc_hs_congested =
+			asmc_listen_hs_congested;
+	}
 	smc->role = ASMC_ROLE_SERVER;
 	asmc_clc_watch(smc, asmc_listen_wake);
 	rc = kernel_listen(smc->clcsock, backlog);
 	if (rc) {
 		asmc_clc_unwatch(smc);
+		asmc_listen_hs_user(smc, false);
 		tcp_sk(smc->clcsock->sk)->syn_smc = 0;
 		goto out;
 	}
@@ -345,6 +388,7 @@ void asmc_listen_stop(struct asmc_sock *lsmc)
 {
 	sock_owned_by_me(&lsmc->sk);
 	asmc_clc_unwatch(lsmc);
+	asmc_listen_hs_user(lsmc, false);
 	spin_lock_bh(&lsmc->accept_lock);
 	lsmc->accepting = false;
 	/* TCP's listen stop expects its accept-queue count back at zero */

@@ -10,7 +10,9 @@
 #include "debug.h"
 #include "lgr.h"
 #include "llc.h"
+#include "netns.h"
 #include "socket.h"
+#include "trace.h"
 
 struct asmc_llc_rxq {
 	struct list_head	node;
@@ -393,7 +395,7 @@ static void asmc_llc_testlink_work(struct work_struct *work)
 	struct asmc_link *lnk = container_of(to_delayed_work(work),
 					     struct asmc_link, testlink_work);
 	unsigned long idle = jiffies - READ_ONCE(lnk->last_rx);
-	unsigned long period = ASMC_TESTLINK_TIME;
+	unsigned long period = lnk->testlink_time;
 	unsigned long next;
 	struct asmc_llc_msg m = {};
 
@@ -430,13 +432,18 @@ void asmc_llc_link_init(struct asmc_link *lnk)
 
 void asmc_llc_link_active(struct asmc_link *lnk)
 {
+	struct asmc_net *sn = asmc_net(lnk->lgr->net);
+
+	/* net.smc.smcr_testlink_time (seconds), as the link comes up */
+	lnk->testlink_time = READ_ONCE(sn->sysctl.smcr_testlink_time) * HZ;
 	WRITE_ONCE(lnk->last_rx, jiffies);
 	WRITE_ONCE(lnk->state, ASMC_LNK_ACTIVE);
-	if (ASMC_TESTLINK_TIME)
+	if (lnk->testlink_time)
 		queue_delayed_work(asmc_wq, &lnk->testlink_work,
-				   ASMC_TESTLINK_TIME);
+				   lnk->testlink_time);
 	pr_debug("link %p active: QP %u <-> %u\n", lnk, lnk->qp->qp_num,
 		 lnk->peer_qpn);
+	trace_smcr_link_up(lnk);
 }
 
 /* No completion handler runs any more: stop the work and drop requests. */

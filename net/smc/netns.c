@@ -15,7 +15,12 @@ static int __net_init asmc_net_init(struct net *net)
 		return -ENOMEM;
 	asmc_eid_net_init(&sn->eid);
 	asmc_pnet_net_init(&sn->pnet);
-	sn->limit_hs = false;
+	sn->limit_hs = 0;
+	if (asmc_sysctl_net_init(net)) {
+		asmc_pnet_net_exit(&sn->pnet);
+		asmc_stats_free(&sn->stats);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -23,6 +28,7 @@ static void __net_exit asmc_net_exit(struct net *net)
 {
 	struct asmc_net *sn = asmc_net(net);
 
+	asmc_sysctl_net_exit(net);
 	asmc_pnet_net_exit(&sn->pnet);
 	asmc_stats_free(&sn->stats);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Per-network-namespace state of the module (counters, EID and pnet
- * tables, handshake limitation; sysctls later), reached through net_generic().
+ * tables, handshake limitation, sysctls), reached through net_generic().
  */
 #ifndef ASMC_NETNS_H
 #define ASMC_NETNS_H
@@ -10,15 +10,18 @@
 #include "eid.h"
 #include "pnet.h"
 #include "stats.h"
+#include "sysctl.h"
 
-/* limit_hs: SMC_NETLINK_ENABLE/DISABLE_HS_LIMITATION; written with
- * WRITE_ONCE by netlink, read with READ_ONCE by the handshake code.
+/* limit_hs (0 or 1): SMC_NETLINK_ENABLE/DISABLE_HS_LIMITATION and the
+ * sysctl net.smc.limit_smc_hs act on it; written with WRITE_ONCE (or by
+ * the proc handler), read with READ_ONCE by listen().
  */
 struct asmc_net {
 	struct asmc_stats stats;
 	struct asmc_eid_table eid;
 	struct asmc_pnet_table pnet;
-	bool limit_hs;
+	int limit_hs;
+	struct asmc_sysctl sysctl;
 };
 
 extern unsigned int asmc_net_id;

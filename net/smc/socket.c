@@ -18,12 +18,14 @@
 #include "close.h"
 #include "connect.h"
 #include "debug.h"
+#include "diag_export.h"
 #include "fallback.h"
 #include "lgr.h"
 #include "listen.h"
 #include "rx.h"
 #include "socket.h"
 #include "tx.h"
+#include "trace.h"
 
 #define SMCPROTO_SMC	0	/* IPv4 over SMC */
 #define SMCPROTO_SMC6	1	/* IPv6 over SMC */
@@ -31,8 +33,8 @@
 struct workqueue_struct *asmc_wq;
 
 /* Every asmc_sock of every namespace, for debugfs and smc_diag. */
-static LIST_HEAD(asmc_all_socks);
-static DEFINE_SPINLOCK(asmc_all_lock);
+LIST_HEAD(asmc_all_socks);
+DEFINE_SPINLOCK(asmc_all_lock);
 static int asmc_all_count;
 
 static const struct proto_ops asmc_ops;
@@ -67,12 +69,14 @@ void asmc_socks_show(struct seq_file *m, struct net *net)
 	list_for_each_entry(smc, &asmc_all_socks, all_node) {
 		if (!net_eq(sock_net(&smc->sk), net))
 			continue;
-		seq_printf(m, "%px state %s role %s mode %s fallback_rsn 0x%08x peer_diag 0x%08x\n",
+		seq_printf(m, "%px state %s role %s mode %s fallback_rsn 0x%08x peer_diag 0x%08x sndbuf %u rmb %u\n",
 			   smc, asmc_state_name(smc->sk.sk_state),
 			   smc->role == ASMC_ROLE_SERVER ? "server" : "client",
 			   smc->smc_mode ? "SMCR" :
 			   smc->use_fallback ? "TCP" : "-",
-			   smc->fallback_rsn, smc->peer_diag);
+			   smc->fallback_rsn, smc->peer_diag,
+			   (u32)READ_ONCE(smc->conn.sndbuf_size),
+			   (u32)READ_ONCE(smc->conn.rmbe_size));
 	}
 	spin_unlock_bh(&asmc_all_lock);
 }
@@ -648,8 +652,11 @@ static int asmc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	rc = asmc_wait_ready(smc, msg->msg_flags & MSG_DONTWAIT);
 	if (rc)
 		return rc;
-	if (READ_ONCE(smc->smc_mode))
-		return asmc_tx_sendmsg(smc, msg, len);
+	if (READ_ONCE(smc->smc_mode)) {
+		rc = asmc_tx_sendmsg(smc, msg, len);
+		trace_smc_tx_sendmsg(smc, len, rc);
+		return rc;
+	}
 	return asmc_fb_sendmsg(smc, msg, len);
 }
 
@@ -662,8 +669,11 @@ static int asmc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	rc = asmc_wait_ready(smc, flags & MSG_DONTWAIT);
 	if (rc)
 		return rc;
-	if (READ_ONCE(smc->smc_mode))
-		return asmc_rx_recvmsg(smc, msg, len, flags);
+	if (READ_ONCE(smc->smc_mode)) {
+		rc = asmc_rx_recvmsg(smc, msg, len, flags);
+		trace_smc_rx_recvmsg(smc, len, rc);
+		return rc;
+	}
 	return asmc_fb_recvmsg(smc, msg, len, flags);
 }
 

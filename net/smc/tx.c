@@ -156,12 +156,15 @@ static bool asmc_tx_should_push(struct asmc_sock *smc, int flags)
 	struct asmc_conn *conn = &smc->conn;
 	u64 waiting = conn->sb_filled - conn->sb_posted;
 	bool corked = (flags & MSG_MORE) || smc->corked;
+	struct asmc_net *sn = asmc_net(sock_net(&smc->sk));
+	/* net.smc.autocorking_size; 0: no autocorking */
+	u32 autocork = READ_ONCE(sn->sysctl.autocorking_size);
 
-	if (waiting >= min_t(u64, ASMC_AUTOCORK_SIZE, conn->sndbuf_size / 2))
+	if (waiting >= min_t(u64, autocork ? : U32_MAX, conn->sndbuf_size / 2))
 		return true;
 	if (corked)
 		return false;
-	if (READ_ONCE(conn->tx_inflight)) {
+	if (autocork && READ_ONCE(conn->tx_inflight)) {
 		spin_lock_bh(&conn->lock);
 		conn->tx_pending = true;
 		spin_unlock_bh(&conn->lock);

@@ -13,6 +13,8 @@
 #include "debug.h"
 #include "lgr.h"
 #include "llc.h"
+#include "netns.h"
+#include "trace.h"
 
 static void asmc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc);
 static void asmc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -24,7 +26,7 @@ static struct ib_device *lnk_ibdev(struct asmc_link *lnk)
 	return lnk->sel.dev->ibdev;
 }
 
-static int asmc_wr_rx_post(struct asmc_link *lnk, u8 idx)
+static int asmc_wr_rx_post(struct asmc_link *lnk, u16 idx)
 {
 	struct ib_sge sge[2];
 	struct ib_recv_wr wr = {};
@@ -112,7 +114,7 @@ static void asmc_wr_tx_release(struct asmc_wr_tx *tx)
 
 	tx->done = NULL;
 	tx->ctx = NULL;
-	clear_bit_unlock(tx->idx, &lnk->tx_busy);
+	clear_bit_unlock(tx->idx, lnk->tx_busy);
 	wake_up(&lnk->tx_wait);
 }
 
@@ -155,33 +157,46 @@ int asmc_wr_tx_get(struct asmc_link *lnk, struct asmc_wr_tx **txp, u8 **buf,
 	for (;;) {
 		if (READ_ONCE(lnk->state) == ASMC_LNK_DOWN)
 			return -ENOLINK;
-		idx = find_first_zero_bit(&lnk->tx_busy, ASMC_WR_TX_SLOTS);
-		if (idx < ASMC_WR_TX_SLOTS) {
-			if (!test_and_set_bit_lock(idx, &lnk->tx_busy))
+		idx = find_first_zero_bit(lnk->tx_busy, lnk->tx_slots);
+		if (idx < lnk->tx_slots) {
+			if (!test_and_set_bit_lock(idx, lnk->tx_busy))
 				break;
 			continue;
 		}
 		if (!wait)
 			return -EBUSY;
 		left = wait_event_interruptible_timeout(lnk->tx_wait,
-			find_first_zero_bit(&lnk->tx_busy, ASMC_WR_TX_SLOTS) <
-				ASMC_WR_TX_SLOTS ||
+			find_first_zero_bit(lnk->tx_busy, lnk->tx_slots) <
+				lnk->tx_slots ||
 			READ_ONCE(lnk->state) == ASMC_LNK_DOWN, left);
 		if (left < 0)
 			return left;
 		if (!left)
 			return -ETIMEDOUT;
 	}
+	atomic_inc(&lnk->tx_preparing);
 	*txp = &lnk->tx[idx];
 	*buf = lnk->tx_bufs + (size_t)idx * ASMC_WR_SLOT_SIZE;
 	memset(*buf, 0, ASMC_WR_SLOT_SIZE);
 	return 0;
 }
 
+/* The taker of a slot is done with it (posted or given back): link
+ * teardown waits for that before it frees the slots' buffers.
+ */
+static void asmc_wr_tx_prepared(struct asmc_link *lnk)
+{
+	if (atomic_dec_and_test(&lnk->tx_preparing))
+		wake_up_all(&lnk->tx_wait);
+}
+
 /* Give back a slot that was not sent. */
 void asmc_wr_tx_put(struct asmc_wr_tx *tx)
 {
+	struct asmc_link *lnk = tx->link;
+
 	asmc_wr_tx_release(tx);
+	asmc_wr_tx_prepared(lnk);
 }
 
 /* Post the slot's message, after @nwrites RDMA WRITEs that must reach the
@@ -221,6 +236,7 @@ int asmc_wr_tx_send_after(struct asmc_wr_tx *tx, size_t len,
 	if (READ_ONCE(lnk->state) == ASMC_LNK_DOWN) {
 		rcu_read_unlock();
 		asmc_wr_tx_release(tx);
+		asmc_wr_tx_prepared(lnk);
 		return -ENOLINK;
 	}
 	atomic_inc(&lnk->tx_inflight);
@@ -233,6 +249,7 @@ int asmc_wr_tx_send_after(struct asmc_wr_tx *tx, size_t len,
 			asmc_wr_check_drained(lnk);
 		asmc_link_error(lnk);
 	}
+	asmc_wr_tx_prepared(lnk);
 	return rc;
 }
 
@@ -254,8 +271,9 @@ static void asmc_wr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 		asmc_wr_check_drained(lnk);
 }
 
-/* Register @mr (mapped with ib_map_mr_sg) for remote write on the link's
- * QP, which must be in RTS; waits up to ASMC_REG_MR_WAIT.
+/* Register @mr (mapped with ib_map_mr_sg) for remote write; waits up to
+ * ASMC_REG_MR_WAIT. Without the registration QP the link's QP must be in
+ * RTS.
  */
 int asmc_wr_reg_mr(struct asmc_link *lnk, struct ib_mr *mr)
 {
@@ -276,7 +294,10 @@ int asmc_wr_reg_mr(struct asmc_link *lnk, struct ib_mr *mr)
 	wr.key = mr->rkey;
 	wr.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
 	atomic_inc(&lnk->tx_inflight);
-	rc = ib_post_send(lnk->qp, &wr.wr, NULL);
+	/* the link's own QP queues the registration behind every RDMA WRITE
+	 * already posted; the private loopback QP does not
+	 */
+	rc = ib_post_send(lnk->reg_qp ? : lnk->qp, &wr.wr, NULL);
 	if (rc) {
 		if (atomic_dec_and_test(&lnk->tx_inflight))
 			asmc_wr_check_drained(lnk);
@@ -300,8 +321,8 @@ out:
 static int asmc_link_alloc_bufs(struct asmc_link *lnk, bool v2)
 {
 	struct ib_device *ibdev = lnk_ibdev(lnk);
-	size_t txsz = ASMC_WR_TX_SLOTS * ASMC_WR_SLOT_SIZE;
-	size_t rxsz = ASMC_WR_RX_BUFS * ASMC_WR_SLOT_SIZE;
+	size_t txsz = lnk->tx_slots * ASMC_WR_SLOT_SIZE;
+	size_t rxsz = lnk->rx_num * ASMC_WR_SLOT_SIZE;
 
 	lnk->tx_bufs = kzalloc(txsz, GFP_KERNEL);
 	lnk->rx_bufs = kzalloc(rxsz, GFP_KERNEL);
@@ -340,11 +361,11 @@ static void asmc_link_free_bufs(struct asmc_link *lnk)
 
 	if (lnk->tx_dma)
 		ib_dma_unmap_single(ibdev, lnk->tx_dma,
-				    ASMC_WR_TX_SLOTS * ASMC_WR_SLOT_SIZE,
+				    lnk->tx_slots * ASMC_WR_SLOT_SIZE,
 				    DMA_TO_DEVICE);
 	if (lnk->rx_dma)
 		ib_dma_unmap_single(ibdev, lnk->rx_dma,
-				    ASMC_WR_RX_BUFS * ASMC_WR_SLOT_SIZE,
+				    lnk->rx_num * ASMC_WR_SLOT_SIZE,
 				    DMA_FROM_DEVICE);
 	if (lnk->rx_spill_dma)
 		ib_dma_unmap_single(ibdev, lnk->rx_spill_dma,
@@ -352,12 +373,112 @@ static void asmc_link_free_bufs(struct asmc_link *lnk)
 	kfree(lnk->tx_bufs);
 	kfree(lnk->rx_bufs);
 	kfree(lnk->rx_spill);
+	kfree(lnk->tx);
+	kfree(lnk->rx);
+	bitmap_free(lnk->tx_busy);
+	lnk->tx = NULL;
+	lnk->rx = NULL;
+	lnk->tx_busy = NULL;
 	lnk->tx_bufs = NULL;
 	lnk->rx_bufs = NULL;
 	lnk->rx_spill = NULL;
 	lnk->tx_dma = 0;
 	lnk->rx_dma = 0;
 	lnk->rx_spill_dma = 0;
+}
+
+/* Memory registrations go through a small RC QP of the link's PD that is
+ * connected to itself: an MR registered there is valid on every QP of the
+ * PD, and the registration never waits behind the link's data traffic.
+ * Optional: without it, registrations use the link's QP.
+ */
+static void asmc_link_reg_qp_create(struct asmc_link *lnk)
+{
+	struct ib_device *ibdev = lnk_ibdev(lnk);
+	struct ib_qp_init_attr qp_attr = {};
+	struct ib_qp_attr attr = {};
+	union ib_gid gid;
+	u32 psn = get_random_u32() & 0xffffff;
+	int rc;
+
+	lnk->reg_cq = ib_alloc_cq(ibdev, lnk, 4, 0, IB_POLL_SOFTIRQ);
+	if (IS_ERR(lnk->reg_cq)) {
+		lnk->reg_cq = NULL;
+		return;
+	}
+	qp_attr.qp_context = lnk;
+	qp_attr.send_cq = lnk->reg_cq;
+	qp_attr.recv_cq = lnk->reg_cq;
+	qp_attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+	qp_attr.qp_type = IB_QPT_RC;
+	qp_attr.cap.max_send_wr = 2;
+	qp_attr.cap.max_recv_wr = 1;
+	qp_attr.cap.max_send_sge = 1;
+	qp_attr.cap.max_recv_sge = 1;
+	lnk->reg_qp = ib_create_qp(lnk->pd, &qp_attr);
+	if (IS_ERR(lnk->reg_qp)) {
+		lnk->reg_qp = NULL;
+		goto err;
+	}
+	attr.qp_state = IB_QPS_INIT;
+	attr.port_num = lnk->sel.port;
+	attr.qp_access_flags = IB_ACCESS_LOCAL_WRITE;
+	rc = ib_modify_qp(lnk->reg_qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			  IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	memset(&attr, 0, sizeof(attr));
+	memcpy(gid.raw, lnk->sel.gid, 16);
+	attr.qp_state = IB_QPS_RTR;
+	attr.path_mtu = lnk->sel.mtu;
+	attr.dest_qp_num = lnk->reg_qp->qp_num;
+	attr.rq_psn = psn;
+	attr.max_dest_rd_atomic = 1;
+	attr.min_rnr_timer = 5;
+	attr.ah_attr.type = rdma_ah_find_type(ibdev, lnk->sel.port);
+	rdma_ah_set_port_num(&attr.ah_attr, lnk->sel.port);
+	rdma_ah_set_grh(&attr.ah_attr, &gid, 0, lnk->sel.gid_index, 1, 0);
+	memcpy(attr.ah_attr.roce.dmac, lnk->sel.mac, ETH_ALEN);
+	if (!rc)
+		rc = ib_modify_qp(lnk->reg_qp, &attr, IB_QP_STATE | IB_QP_AV |
+				  IB_QP_PATH_MTU | IB_QP_DEST_QPN |
+				  IB_QP_RQ_PSN | IB_QP_MAX_DEST_RD_ATOMIC |
+				  IB_QP_MIN_RNR_TIMER);
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IB_QPS_RTS;
+	attr.timeout = 15;
+	attr.retry_cnt = 7;
+	attr.rnr_retry = 7;
+	attr.sq_psn = psn;
+	attr.max_rd_atomic = 1;
+	if (!rc)
+		rc = ib_modify_qp(lnk->reg_qp, &attr, IB_QP_STATE |
+				  IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
+				  IB_QP_SQ_PSN | IB_QP_RNR_RETRY |
+				  IB_QP_MAX_QP_RD_ATOMIC);
+	if (!rc)
+		return;
+	ib_destroy_qp(lnk->reg_qp);
+	lnk->reg_qp = NULL;
+err:
+	ib_free_cq(lnk->reg_cq);
+	lnk->reg_cq = NULL;
+}
+
+/* Control sends in flight and receives posted: net.smc.smcr_max_send_wr
+ * and smcr_max_recv_wr of the group's namespace, within what the device
+ * can queue (a send slot may carry RDMA WRITEs ahead of its message).
+ */
+static void asmc_link_wr_counts(struct asmc_link *lnk)
+{
+	const struct ib_device_attr *a = &lnk_ibdev(lnk)->attrs;
+	struct asmc_net *sn = asmc_net(lnk->lgr->net);
+	int lim = min(a->max_qp_wr, a->max_cqe);
+	int tx = READ_ONCE(sn->sysctl.smcr_max_send_wr);
+	int rx = READ_ONCE(sn->sysctl.smcr_max_recv_wr);
+
+	tx = min(tx, (lim - 8) / (1 + ASMC_WR_WRITES_PER_TX));
+	rx = min(rx, lim);
+	lnk->tx_slots = max(tx, 2);
+	lnk->rx_num = max(rx, 2);
 }
 
 /* Create the QP (moved to INIT), its CQs and control buffers, and post the
@@ -387,25 +508,34 @@ int asmc_link_create(struct asmc_link *lnk, struct asmc_ibsel *sel, bool v2)
 	lnk->reg_cqe.done = asmc_wr_reg_done;
 	INIT_LIST_HEAD(&lnk->llc_rx_q);
 	asmc_llc_link_init(lnk);
-	for (i = 0; i < ASMC_WR_TX_SLOTS; i++) {
+	asmc_link_wr_counts(lnk);
+	lnk->tx = kcalloc(lnk->tx_slots, sizeof(*lnk->tx), GFP_KERNEL);
+	lnk->rx = kcalloc(lnk->rx_num, sizeof(*lnk->rx), GFP_KERNEL);
+	lnk->tx_busy = bitmap_zalloc(lnk->tx_slots, GFP_KERNEL);
+	if (!lnk->tx || !lnk->rx || !lnk->tx_busy) {
+		rc = -ENOMEM;
+		goto err;
+	}
+	for (i = 0; i < lnk->tx_slots; i++) {
 		lnk->tx[i].cqe.done = asmc_wr_tx_done;
 		lnk->tx[i].link = lnk;
 		lnk->tx[i].idx = i;
 	}
-	for (i = 0; i < ASMC_WR_RX_BUFS; i++) {
+	for (i = 0; i < lnk->rx_num; i++) {
 		lnk->rx[i].cqe.done = asmc_wr_rx_done;
 		lnk->rx[i].link = lnk;
 		lnk->rx[i].idx = i;
 	}
 
-	lnk->send_cq = ib_alloc_cq(ibdev, lnk, ASMC_WR_MAX_SEND, 0,
+	lnk->send_cq = ib_alloc_cq(ibdev, lnk,
+				   ASMC_WR_SEND_DEPTH(lnk->tx_slots), 0,
 				   IB_POLL_SOFTIRQ);
 	if (IS_ERR(lnk->send_cq)) {
 		rc = PTR_ERR(lnk->send_cq);
 		lnk->send_cq = NULL;
 		goto err;
 	}
-	lnk->recv_cq = ib_alloc_cq(ibdev, lnk, ASMC_WR_RX_BUFS, 0,
+	lnk->recv_cq = ib_alloc_cq(ibdev, lnk, lnk->rx_num, 0,
 				   IB_POLL_SOFTIRQ);
 	if (IS_ERR(lnk->recv_cq)) {
 		rc = PTR_ERR(lnk->recv_cq);
@@ -417,8 +547,8 @@ int asmc_link_create(struct asmc_link *lnk, struct asmc_ibsel *sel, bool v2)
 	qp_attr.recv_cq = lnk->recv_cq;
 	qp_attr.sq_sig_type = IB_SIGNAL_REQ_WR;
 	qp_attr.qp_type = IB_QPT_RC;
-	qp_attr.cap.max_send_wr = ASMC_WR_MAX_SEND;
-	qp_attr.cap.max_recv_wr = ASMC_WR_RX_BUFS;
+	qp_attr.cap.max_send_wr = ASMC_WR_SEND_DEPTH(lnk->tx_slots);
+	qp_attr.cap.max_recv_wr = lnk->rx_num;
 	qp_attr.cap.max_send_sge = 2;
 	qp_attr.cap.max_recv_sge = 2;
 	qp_attr.cap.max_inline_data = ASMC_WR_MSG_LEN;
@@ -445,11 +575,12 @@ int asmc_link_create(struct asmc_link *lnk, struct asmc_ibsel *sel, bool v2)
 	rc = asmc_link_alloc_bufs(lnk, v2);
 	if (rc)
 		goto err;
-	for (i = 0; i < ASMC_WR_RX_BUFS; i++) {
+	for (i = 0; i < lnk->rx_num; i++) {
 		rc = asmc_wr_rx_post(lnk, i);
 		if (rc)
 			goto err;
 	}
+	asmc_link_reg_qp_create(lnk);
 	asmc_obj_created(ASMC_OBJ_LINK, lnk);
 	pr_debug("link %p: QP %u on %s port %u\n", lnk, lnk->qp->qp_num,
 		 dev_name(&ibdev->dev), lnk->sel.port);
@@ -503,6 +634,7 @@ void asmc_link_error(struct asmc_link *lnk)
 {
 	if (xchg(&lnk->state, ASMC_LNK_DOWN) == ASMC_LNK_DOWN)
 		return;
+	trace_smcr_link_down(lnk);
 	wake_up_all(&lnk->tx_wait);
 	wake_up_all(&lnk->llc_wq);
 	asmc_lgr_link_down(lnk);
@@ -516,6 +648,7 @@ void asmc_link_error(struct asmc_link *lnk)
 void asmc_link_destroy(struct asmc_link *lnk)
 {
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	bool keep_bufs;
 	long left;
 
 	WRITE_ONCE(lnk->state, ASMC_LNK_DOWN);
@@ -524,6 +657,18 @@ void asmc_link_destroy(struct asmc_link *lnk)
 	synchronize_rcu();	/* no post is under way any more */
 	mutex_lock(&lnk->reg_mutex);	/* nor a memory registration */
 	mutex_unlock(&lnk->reg_mutex);
+	/* a sender that took a slot before the link went down still writes
+	 * into its buffer: the buffers stay until it is done (it will not
+	 * post any more)
+	 */
+	keep_bufs = !wait_event_timeout(lnk->tx_wait,
+					!atomic_read(&lnk->tx_preparing),
+					ASMC_DRAIN_WAIT);
+	if (keep_bufs)
+		pr_warn("link %p: %d control sends still being prepared, buffers not freed\n",
+			lnk, atomic_read(&lnk->tx_preparing));
+	if (lnk->reg_qp)
+		ib_modify_qp(lnk->reg_qp, &attr, IB_QP_STATE);
 	if (lnk->qp) {
 		ib_modify_qp(lnk->qp, &attr, IB_QP_STATE);
 		left = wait_event_timeout(lnk->drained,
@@ -537,6 +682,12 @@ void asmc_link_destroy(struct asmc_link *lnk)
 		ib_destroy_qp(lnk->qp);
 		lnk->qp = NULL;
 	}
+	if (lnk->reg_qp)
+		ib_destroy_qp(lnk->reg_qp);
+	lnk->reg_qp = NULL;
+	if (lnk->reg_cq)
+		ib_free_cq(lnk->reg_cq);
+	lnk->reg_cq = NULL;
 	if (lnk->send_cq)
 		ib_free_cq(lnk->send_cq);
 	if (lnk->recv_cq)
@@ -545,7 +696,9 @@ void asmc_link_destroy(struct asmc_link *lnk)
 	lnk->recv_cq = NULL;
 	/* handlers are gone; work they queued must not run any more */
 	asmc_llc_link_stop(lnk);
-	asmc_link_free_bufs(lnk);
-	asmc_ibsel_put(&lnk->sel);
+	if (!keep_bufs) {
+		asmc_link_free_bufs(lnk);
+		asmc_ibsel_put(&lnk->sel);
+	}
 	asmc_obj_destroyed(ASMC_OBJ_LINK, lnk);
 }

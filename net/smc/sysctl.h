@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The net.smc sysctls: values kept per network namespace, with the
+ * defaults and limits users see in /proc/sys/net/smc.
+ */
+#ifndef ASMC_SYSCTL_H
+#define ASMC_SYSCTL_H
+
+struct ctl_table_header;
+struct net;
+
+#define ASMC_SYSCTL_BUF_MIN	16384		/* smallest SMC-R buffer */
+#define ASMC_SYSCTL_WMEM	(64 * 1024)
+#define ASMC_SYSCTL_RMEM	(64 * 1024)
+#define ASMC_SYSCTL_LINKS	2		/* we build one link only */
+
+/* Each value is written by proc handlers and read with READ_ONCE where it
+ * takes effect; see Documentation/networking/smc-sysctl.rst.
+ */
+struct asmc_sysctl {
+	struct ctl_table_header	*hdr;
+	unsigned int		autocorking_size;	/* bytes, 0: off */
+	int			smcr_buf_type;		/* 0, 1 or 2 */
+	int			smcr_testlink_time;	/* seconds, 0: off */
+	int			wmem;			/* bytes */
+	int			rmem;			/* bytes */
+	int			smcr_max_links_per_lgr;
+	int			smcr_max_conns_per_lgr;
+	int			smcr_max_send_wr;
+	int			smcr_max_recv_wr;
+};
+
+int asmc_sysctl_net_init(struct net *net);
+void asmc_sysctl_net_exit(struct net *net);
+
+#endif /* ASMC_SYSCTL_H */
