@@ -1,0 +1,407 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The net.smc sysctls: defaults after load, ranges (EINVAL, value kept),
+# per network namespace values, permissions, limit_smc_hs shared with the
+# netlink handshake-limitation commands, effects on new SMC-R connections
+# (buffer sizes, work requests, connections per link group, handshake
+# limitation), and the tables going away with the module.
+#
+#   +-------------------------------- guest --------------------------------+
+#   |  init netns                                 netns smcsys_ns            |
+#   |   /proc/sys/net/smc/*  <-- sysctl, echo      /proc/sys/net/smc/* (own) |
+#   |   smc_nl.py hs-*       <-- same limit_smc_hs value                     |
+#   |   nobody: read only          nobody in its own user+net ns: writes    |
+#   |                                                                        |
+#   |   smc_xfer / python client --SMC-R (rxe0 loopback)--> server          |
+#   |            192.0.2.1 (eth0)             debugfs smc/sockets, smc/lgrs  |
+#   +------------------------------------------------------------------------+
+
+source "$(dirname "$0")/smc_lib.sh"
+
+ADDR=${SMC_TEST_ADDR4:-192.0.2.1}
+EID=SMC-SYSCTL-TEST
+NS=smcsys_ns
+D=/proc/sys/net/smc
+NLPY=$SMC_TESTDIR/smc_nl.py
+TMP=
+
+DEFAULTS="autocorking_size=65536
+limit_smc_hs=0
+rmem=65536
+smcr_buf_type=0
+smcr_max_conns_per_lgr=255
+smcr_max_links_per_lgr=2
+smcr_max_recv_wr=48
+smcr_max_send_wr=16
+smcr_testlink_time=30
+wmem=65536"
+
+restore_defaults() {
+	local kv
+	for kv in $DEFAULTS; do
+		echo "${kv#*=}" > "$D/${kv%%=*}" 2>/dev/null
+	done
+}
+
+cleanup() {
+	jobs -p | xargs -r kill 2>/dev/null
+	wait 2>/dev/null
+	ip netns del "$NS" 2>/dev/null
+	if [ -d "$D" ]; then
+		restore_defaults
+		python3 "$NLPY" ueid-del "$EID" >/dev/null 2>&1
+	fi
+	[ -n "$TMP" ] && rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# values [CMD-PREFIX...]: NAME=VALUE per sysctl file, sorted by name
+values() {
+	"$@" sh -c 'cd /proc/sys/net/smc && for f in *; do
+		echo "$f=$(cat "$f")"; done'
+}
+
+# sc_write FILE VALUE: write VALUE, print "ok" or the errno name
+sc_write() {
+	python3 -S -c '
+import errno, os, sys
+try:
+    fd = os.open(sys.argv[1], os.O_WRONLY)
+    try:
+        os.write(fd, sys.argv[2].encode() + b"\n")
+    finally:
+        os.close(fd)
+    print("ok")
+except OSError as e:
+    print(errno.errorcode.get(e.errno, str(e.errno)))' "$@"
+}
+
+check() { # NAME CONDITION-EXIT-STATUS [DIAG-TEXT]
+	if [ "$2" = 0 ]; then
+		tap_ok "$1"
+	else
+		tap_fail "$1"
+		[ -n "$3" ] && printf '%s\n' "$3" | tap_diag
+	fi
+}
+
+# expect_out NAME EXPECTED CMD...: CMD prints exactly EXPECTED
+expect_out() {
+	local name=$1 want=$2 out
+	shift 2
+	out=$("$@" 2>&1)
+	[ "$out" = "$want" ]
+	check "$name" $? "expected:
+$want
+got:
+$out"
+}
+
+# smcr_ends: SMC-R connection ends in debugfs smc/sockets
+smcr_ends() { grep -c ' mode SMCR ' "$SMC_DBG/sockets"; }
+
+# lgr_conns ROLE: the link groups' connection counts of ROLE, sorted
+lgr_conns() {
+	awk -v r="$1" '$4 == r { print $7 }' "$SMC_DBG/lgrs" | sort -n | xargs
+}
+
+# no_lgrs: wait until every link group is freed. Idle ones are freed at
+# once, but only once no connection is left in any group: a flush waits
+# for all queued work, which closing connections can keep busy for long.
+no_lgrs() {
+	local i lgrs
+	for i in $(seq 1 900); do
+		lgrs=$(cat "$SMC_DBG/lgrs")
+		[ -z "$lgrs" ] && return 0
+		grep -qv ' conns 0 ' <<<"$lgrs" || [ $((i % 20)) != 1 ] ||
+			echo 1 > "$SMC_DBG/flush_idle"
+		sleep 0.1
+	done
+	tap_diag <<<"$lgrs"
+	return 1
+}
+
+smc_is_ours_loaded || smc_load || ksft_skip_all "cannot load smc.ko"
+[ -d "$D" ] || { tap_fail "$D exists after load"; tap_done; }
+command -v python3 >/dev/null || ksft_skip_all "python3 not installed"
+TMP=$(mktemp -d /tmp/smc_sysctl.XXXXXX)
+restore_defaults
+
+# ---- defaults ------------------------------------------------------------------
+expect_out "sysctl -a lists the 10 net.smc values with their defaults" \
+	"$(sed 's/^/net.smc./; s/=/ = /' <<<"$DEFAULTS")" \
+	sh -c "sysctl -a 2>/dev/null | grep '^net\.smc\.' | sort"
+out=$(stat -c '%a %U' "$D"/* | sort -u)
+[ "$out" = "644 root" ]
+check "every file is 0644 root" $? "$out"
+
+# ---- ranges: out of range is EINVAL and changes nothing ------------------------
+bad="autocorking_size:-1 autocorking_size:4294967296 autocorking_size:abc
+smcr_buf_type:-1 smcr_buf_type:3
+smcr_testlink_time:-1 smcr_testlink_time:2147483647
+wmem:16383 wmem:1073741824 wmem:-16384 rmem:16383 rmem:1073741824 rmem:0
+smcr_max_links_per_lgr:0 smcr_max_links_per_lgr:3
+smcr_max_conns_per_lgr:15 smcr_max_conns_per_lgr:256
+limit_smc_hs:-1 limit_smc_hs:2
+smcr_max_send_wr:1 smcr_max_send_wr:2049 smcr_max_recv_wr:1
+smcr_max_recv_wr:2049"
+for nv in $bad; do
+	n=${nv%%:*} v=${nv#*:}
+	before=$(cat "$D/$n")
+	r=$(sc_write "$D/$n" "$v")
+	after=$(cat "$D/$n")
+	[ "$r" = EINVAL ] && [ "$after" = "$before" ]
+	check "$n = $v rejected with EINVAL, value kept" $? \
+		"write: $r, value $before -> $after"
+done
+
+# ---- valid values stick (range ends) ----------------------------------------------
+good="autocorking_size:0 autocorking_size:4294967295 smcr_buf_type:1
+smcr_buf_type:2 smcr_testlink_time:0 smcr_testlink_time:3600 wmem:16384
+wmem:1073741823 rmem:16384 rmem:1073741823 smcr_max_links_per_lgr:1
+smcr_max_conns_per_lgr:16 limit_smc_hs:1 smcr_max_send_wr:2
+smcr_max_send_wr:2048 smcr_max_recv_wr:2 smcr_max_recv_wr:2048"
+for nv in $good; do
+	n=${nv%%:*} v=${nv#*:}
+	r=$(sc_write "$D/$n" "$v")
+	after=$(cat "$D/$n")
+	[ "$r" = ok ] && [ "$after" = "$v" ]
+	check "$n = $v accepted and kept" $? "write: $r, value $after"
+done
+out=$(sysctl -w net.smc.wmem=32768 2>&1) && [ "$(sysctl -n net.smc.wmem)" = 32768 ]
+check "sysctl -w net.smc.wmem=32768" $? "$out"
+restore_defaults
+expect_out "back to the defaults" "$DEFAULTS" values
+
+# ---- permissions ------------------------------------------------------------------
+NOBODY="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
+expect_out "nobody reads the values" "$DEFAULTS" values $NOBODY
+r=$($NOBODY python3 -S -c '
+import errno, os
+try:
+    os.open("/proc/sys/net/smc/wmem", os.O_WRONLY); print("ok")
+except OSError as e:
+    print(errno.errorcode[e.errno])' 2>&1)
+[ "$r" = EACCES ] && [ "$(cat $D/wmem)" = 65536 ]
+check "nobody cannot write init_net's values (EACCES)" $? "$r"
+if $NOBODY unshare -Urn true 2>/dev/null; then
+	out=$($NOBODY unshare -Urn sh -c "echo 32768 > $D/wmem &&
+		echo 1 > $D/limit_smc_hs && cat $D/wmem $D/limit_smc_hs" 2>&1)
+	[ "$out" = "32768
+1" ] && [ "$(cat $D/wmem)" = 65536 ] && [ "$(cat $D/limit_smc_hs)" = 0 ]
+	check "nobody's own user+net namespace: root there writes its values" \
+		$? "$out"
+else
+	tap_skip "nobody in its own user+net namespace" "unshare -U not permitted"
+fi
+
+# ---- network namespaces --------------------------------------------------------------
+ip netns del "$NS" 2>/dev/null
+echo 32768 > $D/wmem; echo 20 > $D/smcr_max_conns_per_lgr; echo 1 > $D/limit_smc_hs
+if ip netns add "$NS"; then
+	expect_out "netns: a new namespace starts from the defaults" \
+		"$DEFAULTS" values ip netns exec "$NS"
+	ip netns exec "$NS" sh -c "echo 131072 > $D/rmem; echo 7 > $D/smcr_testlink_time"
+	expect_out "netns: its own values change" "131072 7" \
+		ip netns exec "$NS" sh -c "echo \$(cat $D/rmem $D/smcr_testlink_time)"
+	expect_out "netns: init_net keeps its own" "32768 65536 30 20 1" \
+		sh -c "echo \$(cat $D/wmem $D/rmem $D/smcr_testlink_time $D/smcr_max_conns_per_lgr $D/limit_smc_hs)"
+	r=$(ip netns exec "$NS" python3 -S -c '
+import errno, os
+try:
+    fd = os.open("/proc/sys/net/smc/smcr_max_send_wr", os.O_WRONLY)
+    os.write(fd, b"4096\n"); print("ok")
+except OSError as e:
+    print(errno.errorcode[e.errno])' 2>&1)
+	check "netns: ranges apply there too (EINVAL)" "$([ "$r" = EINVAL ]; echo $?)" "$r"
+	expect_out "netns: limit_smc_hs is the namespace's netlink flag" \
+		"enabled=0" ip netns exec "$NS" python3 "$NLPY" hs-dump
+	ip netns del "$NS"
+else
+	tap_skip "network namespaces" "ip netns add failed"
+fi
+restore_defaults
+
+# ---- limit_smc_hs and the netlink handshake limitation --------------------------
+expect_out "limit_smc_hs 0: netlink dump says disabled" "enabled=0" \
+	python3 "$NLPY" hs-dump
+echo 1 > $D/limit_smc_hs
+expect_out "limit_smc_hs 1: netlink dump says enabled" "enabled=1" \
+	python3 "$NLPY" hs-dump
+python3 "$NLPY" hs-disable
+expect_out "netlink disable: limit_smc_hs reads 0" "0" cat $D/limit_smc_hs
+python3 "$NLPY" hs-enable
+expect_out "netlink enable: limit_smc_hs reads 1" "1" cat $D/limit_smc_hs
+restore_defaults
+
+# ---- effects on new SMC-R connections ---------------------------------------------------
+smcr=1
+ip -4 addr show | grep -q "inet $ADDR/" || smcr="no interface with $ADDR"
+[ "$smcr" = 1 ] && { rdma link 2>/dev/null | grep -q ACTIVE ||
+	smcr="no active RDMA device"; }
+[ "$smcr" = 1 ] && { [ -x "$SMC_XFER" ] || smcr="smc_xfer not built"; }
+[ "$smcr" = 1 ] && { python3 "$NLPY" ueid-add "$EID" ||
+	smcr="cannot add a user EID"; }
+
+if [ "$smcr" != 1 ]; then
+	tap_skip "effects on SMC-R connections" "$smcr"
+else
+	# buffer sizes and work requests; no autocorking on the way
+	no_lgrs
+	check "no link group left before the buffer test" $?
+	echo 32768 > $D/wmem; echo 131072 > $D/rmem
+	echo 2048 > $D/smcr_max_send_wr; echo 1024 > $D/smcr_max_recv_wr
+	echo 0 > $D/autocorking_size
+	"$SMC_XFER" -s -q -p 20501 -c 1 -H 4 -t 60 >"$TMP/srv" 2>&1 &
+	spid=$!
+	smc_wait_port 20501 10
+	"$SMC_XFER" -q -p 20501 -n 1M -H 4 -t 60 "$ADDR" >"$TMP/cli" 2>&1 &
+	cpid=$!
+	for i in $(seq 1 300); do
+		[ "$(smcr_ends)" -ge 2 ] && break
+		sleep 0.1
+	done
+	socks=$(grep ' mode SMCR ' "$SMC_DBG/sockets")
+	lgrs=$(cat "$SMC_DBG/lgrs")
+	wait $cpid; crc=$?
+	wait $spid; src=$?
+	[ $crc = 0 ] && [ $src = 0 ]
+	check "1 MiB each way over SMC-R with autocorking_size 0, 2048/1024 WRs" \
+		$? "$(cat "$TMP/cli" "$TMP/srv")"
+	n=$(grep -c ' sndbuf 32768 rmb 131072$' <<<"$socks")
+	[ "$n" = 2 ]
+	check "wmem 32768, rmem 131072: both ends got a 32 KiB send buffer and a 128 KiB RMB" \
+		$? "$socks"
+	n=$(grep -c ' link active wr 2048/1024$' <<<"$lgrs")
+	[ "$n" = 2 ]
+	check "smcr_max_send_wr 2048, smcr_max_recv_wr 1024: both links sized so" \
+		$? "$lgrs"
+
+	# an application's SO_RCVBUF/SO_SNDBUF still wins over rmem/wmem
+	restore_defaults
+	python3 - "$ADDR" >"$TMP/opt" 2>&1 <<'PY'
+import ctypes, os, socket, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+addr = sys.argv[1]
+def sa(port):
+    return (struct.pack("=H", socket.AF_INET) + struct.pack(">H", port)
+            + socket.inet_aton(addr) + bytes(8))
+def call(fn, s, port):
+    a = sa(port)
+    if fn(s.fileno(), a, len(a)):
+        raise OSError(ctypes.get_errno(), "bind/connect")
+lst = socket.socket(43, socket.SOCK_STREAM, 0)
+lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+call(libc.bind, lst, 20502); lst.listen(8)
+cli = socket.socket(43, socket.SOCK_STREAM, 0)
+cli.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 262144)
+cli.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
+call(libc.connect, cli, 20502)
+srv = libc.accept(lst.fileno(), None, None)	# Python cannot parse AF_SMC
+cli.sendall(b"x" * 1000); os.read(srv, 1000)
+print(open("/sys/kernel/debug/smc/sockets").read(), flush=True)
+PY
+	grep -q ' role client mode SMCR .* sndbuf 262144 rmb 16384$' "$TMP/opt" &&
+	grep -q ' role server mode SMCR .* sndbuf 65536 rmb 65536$' "$TMP/opt"
+	check "SO_SNDBUF/SO_RCVBUF win over wmem/rmem; the other end gets the defaults" \
+		$? "$(cat "$TMP/opt")"
+
+	# connections per link group: the 17th opens a second group
+	no_lgrs
+	check "no link group left before the connections-per-group test" $?
+	echo 16 > $D/smcr_max_conns_per_lgr
+	"$SMC_XFER" -s -q -P -p 20503 -c 17 -H 120 -t 120 >"$TMP/srv" 2>&1 &
+	spid=$!
+	smc_wait_port 20503 10
+	# one after the other, each held open: the 17th finds the group full
+	cpids=() ok=0
+	for c in $(seq 1 17); do
+		"$SMC_XFER" -q -p 20503 -n 4K -H 120 -t 60 "$ADDR" \
+			>"$TMP/cli$c" 2>&1 &
+		cpids+=($!)
+		for i in $(seq 1 300); do
+			[ "$(smcr_ends)" -ge $((2 * c)) ] && break
+			kill -0 $! 2>/dev/null || break
+			sleep 0.1
+		done
+		[ "$(smcr_ends)" -ge $((2 * c)) ] && ok=$((ok + 1))
+	done
+	sconns=$(lgr_conns server) cconns=$(lgr_conns client)
+	lgrs=$(cat "$SMC_DBG/lgrs")
+	kill "${cpids[@]}" $spid 2>/dev/null
+	wait "${cpids[@]}" $spid 2>/dev/null
+	[ $ok = 17 ]
+	check "17 SMC-R connections held open at once" $? \
+		"$(cat "$TMP"/cli* "$TMP/srv")"
+	[ "$sconns" = "1 16" ] && [ "$cconns" = "1 16" ]
+	check "smcr_max_conns_per_lgr 16: 16 + 1 connections in two link groups per side" \
+		$? "$lgrs"
+	restore_defaults
+
+	# handshake limitation: a listener with backlog 0 counts as congested
+	hs_try() { # LIMIT -> prints the client's mode
+		echo "$1" > $D/limit_smc_hs
+		python3 - "$ADDR" 2>&1 <<'PY'
+import ctypes, os, socket, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+addr = sys.argv[1]
+def call(fn, s, port):
+    a = (struct.pack("=H", socket.AF_INET) + struct.pack(">H", port)
+         + socket.inet_aton(addr) + bytes(8))
+    if fn(s.fileno(), a, len(a)):
+        raise OSError(ctypes.get_errno(), "bind/connect")
+lst = socket.socket(43, socket.SOCK_STREAM, 0)
+lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+call(libc.bind, lst, 20504); lst.listen(0)
+cli = socket.socket(43, socket.SOCK_STREAM, 0)
+call(libc.connect, cli, 20504)
+srv = libc.accept(lst.fileno(), None, None)	# Python cannot parse AF_SMC
+cli.sendall(b"hello"); assert os.read(srv, 5) == b"hello"
+for l in open("/sys/kernel/debug/smc/sockets"):
+    if " role client " in l and " state ACTIVE " in l:
+        print(l.split(" mode ")[1].split()[0], l.split()[8])
+PY
+	}
+	# the killed connections are still closing: start from no link group
+	no_lgrs
+	check "no link group left before the handshake limitation test" $?
+	out=$(hs_try 0)
+	[ "$out" = "SMCR 0x00000000" ]
+	check "limit_smc_hs 0, listen(0): the connection uses SMC-R" $? "$out"
+	fb0=$(smc_fallback_count 0x03010000 client)
+	out=$(hs_try 1)
+	fb1=$(smc_fallback_count 0x03010000 client)
+	[ "$out" = "TCP 0x03010000" ] && [ "$fb1" = $((fb0 + 1)) ]
+	check "limit_smc_hs 1, listen(0): SMC not offered, the client falls back (0x03010000)" \
+		$? "$out ($fb0 -> $fb1)"
+	restore_defaults
+	python3 "$NLPY" ueid-del "$EID" >/dev/null 2>&1
+	echo 1 > "$SMC_DBG/flush_idle"
+	smc_check_released "the SMC-R cases"
+fi
+
+# ---- the tables go with the module ----------------------------------------------------------
+ip netns add "$NS" 2>/dev/null
+echo 32768 > $D/wmem
+if [ -d /sys/module/smc_diag ]; then
+	tap_skip "tables removed on rmmod" "smc_diag holds smc.ko"
+elif ! smc_objs_balanced; then
+	tap_skip "tables removed on rmmod" "objects still live"
+elif rmmod smc; then
+	[ ! -e "$D" ] && ! ip netns exec "$NS" test -e "$D"
+	check "rmmod: net.smc gone in init_net and in $NS" $?
+	out=$(sysctl -a 2>/dev/null | grep -c '^net\.smc\.')
+	check "rmmod: sysctl -a lists no net.smc value" "$([ "$out" = 0 ]; echo $?)" "$out"
+	if smc_load; then
+		expect_out "reload: defaults again in init_net" "$DEFAULTS" values
+		expect_out "reload: defaults in the namespace that existed" \
+			"$DEFAULTS" values ip netns exec "$NS"
+	else
+		tap_fail "reload smc.ko"
+	fi
+else
+	tap_fail "rmmod smc"
+fi
+ip netns del "$NS" 2>/dev/null
+
+tap_done
