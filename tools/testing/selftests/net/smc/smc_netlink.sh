@@ -140,10 +140,16 @@ expect_line "sysinfo: hostname of the caller's UTS namespace, cut to 32" \
 	"local_host=${long:0:32}" \
 	unshare -u sh -c "hostname $long && python3 -S '$NLCOPY' sysinfo"
 
-# ---- object dumps: none yet ----------------------------------------------------
-for o in lgr-smcr link-smcr lgr-smcd dev-smcd dev-smcr; do
-	expect_out "$o: empty dump" "count=0" nl "$o"
+# ---- object dumps (with connections: smc_nl_objects.sh) ----------------------
+echo 1 >"$SMC_DBG/flush_idle"
+for o in lgr-smcr link-smcr lgr-smcd dev-smcd; do
+	expect_out "$o: empty dump without connections" "count=0" nl "$o"
 done
+if rdma link 2>/dev/null | grep -q rxe0; then
+	expect_line "dev-smcr: rxe0 listed" "count=1" nl dev-smcr
+else
+	expect_out "dev-smcr: no RDMA device, empty dump" "count=0" nl dev-smcr
+fi
 
 # ---- statistics ----------------------------------------------------------------
 out=$(nl stats 2>&1)
