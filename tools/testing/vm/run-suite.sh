@@ -184,10 +184,11 @@ check_kmemleak() {
 }
 
 # Environment for the guest runner: SMC_VM_GUEST_ENV holds words NAME=VALUE,
-# or NAME alone to pass that variable's value from here.
+# or NAME alone to pass that variable's value from here. SMC_TESTS (the
+# subset of tests run_guest.sh runs) always passes.
 guest_env() {
 	local w
-	for w in ${SMC_VM_GUEST_ENV:-}; do
+	for w in SMC_TESTS ${SMC_VM_GUEST_ENV:-}; do
 		case $w in
 		*=*) printf 'export %s=%q\n' "${w%%=*}" "${w#*=}" ;;
 		*) [ -z "${!w+x}" ] || printf 'export %s=%q\n' "$w" "${!w}" ;;
