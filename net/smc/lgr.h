@@ -28,6 +28,11 @@
 #define ASMC_LGR_IDLE_SERVER	(600 * HZ)
 #define ASMC_LGR_IDLE_CLIENT	(610 * HZ)
 #define ASMC_LLC_WAIT		(2 * HZ)	/* response to an LLC request */
+/* CONFIRM_RKEY of a new connection: its answer queues behind the RDMA
+ * writes already on the link's send queue (seconds on a loaded Soft-RoCE);
+ * still inside the 6 s the peer gives the CLC message that follows
+ */
+#define ASMC_LLC_RKEY_WAIT	(5 * HZ)
 #define ASMC_LLC_WAIT_FIRST	(4 * HZ)	/* client: first CONFIRM_LINK */
 #define ASMC_REG_MR_WAIT	(5 * HZ)
 #define ASMC_TX_SLOT_WAIT	(10 * HZ)
@@ -67,6 +72,8 @@ struct asmc_llc_wait {
 	bool			resp;		/* a response, or a request */
 	bool			done;
 	u8			msg[ASMC_WR_MSG_LEN];
+	struct list_head	node;		/* lnk->rkey_waiters */
+	u32			rkey;		/* CONFIRM_RKEY: the one asked */
 };
 
 /* A link: one RC QP between a local and a peer RoCE port.
@@ -122,6 +129,10 @@ struct asmc_link {
 	/* LLC */
 	spinlock_t		llc_lock;
 	struct asmc_llc_wait	*llc_waiter;	/* one local flow at a time */
+	/* CONFIRM_RKEY flows run side by side, answers matched by rkey: a
+	 * burst of new connections must not queue one round trip each
+	 */
+	struct list_head	rkey_waiters;	/* under llc_lock */
 	wait_queue_head_t	llc_wq;
 	struct mutex		llc_flow;	/* serializes local LLC flows */
 	unsigned long		last_rx;	/* jiffies of last receive */

@@ -45,14 +45,21 @@ static bool asmc_listen_hs_congested(const struct sock *clcsk)
 static void asmc_listen_hs_user(struct asmc_sock *lsmc, bool on)
 {
 	struct sock *clcsk = lsmc->clcsock->sk;
+	bool was;
 
 	write_lock_bh(&clcsk->sk_callback_lock);
+	was = READ_ONCE(clcsk->sk_user_data);
 	if (on)
 		__rcu_assign_sk_user_data_with_flags(clcsk, lsmc,
 						     SK_USER_DATA_NOCOPY);
 	else
 		rcu_assign_sk_user_data(clcsk, NULL);
 	write_unlock_bh(&clcsk->sk_callback_lock);
+	/* a SYN being handled may still look at us: not freed before it is
+	 * done (our sock is not RCU-freed)
+	 */
+	if (!on && was)
+		synchronize_rcu();
 }
 
 static int asmc_listen_wake(struct wait_queue_entry *wait, unsigned int mode,

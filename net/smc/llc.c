@@ -19,7 +19,9 @@ struct asmc_llc_rxq {
 	u8			msg[ASMC_WR_MSG_LEN];
 };
 
-#define ASMC_LLC_RXQ_MAX	32	/* requests queued per link */
+#define ASMC_LLC_RXQ_MAX	512	/* requests queued per link: a burst of
+					 * connections brings one per RMB
+					 */
 
 static u8 lnk_llc_version(struct asmc_link *lnk)
 {
@@ -200,10 +202,31 @@ int asmc_llc_confirm_rkey(struct asmc_link *lnk, struct asmc_buf *rmb)
 	struct asmc_llc_msg req = {}, resp;
 	int rc;
 
+	struct asmc_llc_wait w = {};
+	long left;
+
 	req.type = ASMC_LLC_CONFIRM_RKEY;
 	req.confirm_rkey.rkey = rmb->mr[0]->rkey;
 	req.confirm_rkey.addr = rmb->mr[0]->iova;
-	rc = asmc_llc_exchange(lnk, &req, &resp);
+	/* no llc_flow: other connections' CONFIRM_RKEYs may be under way */
+	w.type = ASMC_LLC_CONFIRM_RKEY;
+	w.resp = true;
+	w.rkey = req.confirm_rkey.rkey;
+	spin_lock_bh(&lnk->llc_lock);
+	list_add_tail(&w.node, &lnk->rkey_waiters);
+	spin_unlock_bh(&lnk->llc_lock);
+	rc = asmc_llc_send(lnk, &req, true);
+	if (!rc) {
+		left = wait_event_timeout(lnk->llc_wq, READ_ONCE(w.done) ||
+					  READ_ONCE(lnk->state) ==
+					  ASMC_LNK_DOWN, ASMC_LLC_RKEY_WAIT);
+		rc = w.done ? 0 : left ? -ENOLINK : -ETIMEDOUT;
+	}
+	spin_lock_bh(&lnk->llc_lock);
+	list_del(&w.node);
+	spin_unlock_bh(&lnk->llc_lock);
+	if (!rc)
+		rc = asmc_llc_parse(w.msg, ASMC_WR_MSG_LEN, &resp);
 	if (rc)
 		return rc;
 	return resp.flags & ASMC_LLC_FLAG_RKEY_NEG ? -EIO : 0;
@@ -333,6 +356,26 @@ static void asmc_llc_test_link_rx(struct asmc_link *lnk, const u8 *buf,
 	asmc_llc_send_raw(lnk, echo, false);
 }
 
+/* A CONFIRM_RKEY answer: hand it to the flow that asked for its rkey.
+ * lnk->llc_lock held.
+ */
+static bool asmc_llc_rkey_answer(struct asmc_link *lnk, const u8 *buf)
+{
+	struct asmc_llc_wait *w;
+	struct asmc_llc_msg m;
+
+	if (asmc_llc_parse(buf, ASMC_WR_MSG_LEN, &m))
+		return false;
+	list_for_each_entry(w, &lnk->rkey_waiters, node) {
+		if (w->done || w->rkey != m.confirm_rkey.rkey)
+			continue;
+		memcpy(w->msg, buf, ASMC_WR_MSG_LEN);
+		WRITE_ONCE(w->done, true);
+		return true;
+	}
+	return false;
+}
+
 /* Completion handler (softirq): the first 44 bytes of an LLC message. */
 void asmc_llc_rx(struct asmc_link *lnk, const u8 *buf, u32 len)
 {
@@ -363,6 +406,12 @@ void asmc_llc_rx(struct asmc_link *lnk, const u8 *buf, u32 len)
 		WRITE_ONCE(w->done, true);
 		spin_unlock(&lnk->llc_lock);
 		wake_up(&lnk->llc_wq);
+		return;
+	}
+	if (resp && (buf[0] & 0x0f) == ASMC_LLC_CONFIRM_RKEY &&
+	    asmc_llc_rkey_answer(lnk, buf)) {
+		spin_unlock(&lnk->llc_lock);
+		wake_up_all(&lnk->llc_wq);
 		return;
 	}
 	if (!resp && (buf[0] & 0x0f) == ASMC_LLC_CONFIRM_LINK &&

@@ -501,6 +501,7 @@ int asmc_link_create(struct asmc_link *lnk, struct asmc_ibsel *sel, bool v2)
 	init_waitqueue_head(&lnk->tx_wait);
 	init_waitqueue_head(&lnk->drained);
 	init_waitqueue_head(&lnk->llc_wq);
+	INIT_LIST_HEAD(&lnk->rkey_waiters);
 	spin_lock_init(&lnk->llc_lock);
 	mutex_init(&lnk->llc_flow);
 	mutex_init(&lnk->reg_mutex);
