@@ -20,6 +20,9 @@ tap_prefix=${TAP_PREFIX:-$(basename "$0" .sh)}
 
 tap_ok()   { tap_n=$((tap_n + 1)); echo "ok $tap_n - $tap_prefix: $*"; }
 tap_fail() { tap_n=$((tap_n + 1)); tap_failed=$((tap_failed + 1)); echo "not ok $tap_n - $tap_prefix: $*"; }
+# tap_todo NAME REASON: a known failure (TAP TODO directive), reported and
+# counted apart by the harness, never as passed
+tap_todo() { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $tap_prefix: $1 # TODO $2"; }
 tap_skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $tap_prefix: $1 # SKIP $2"; }
 tap_diag() { sed 's/^/# /'; }
 

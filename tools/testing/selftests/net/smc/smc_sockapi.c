@@ -273,6 +273,27 @@ static int accept_wait(int lfd)
 	return ASSERT_SYS(accept(lfd, NULL, NULL));
 }
 
+/* Wait until the listener's accept queue holds @n connections: a client's
+ * connect() returns before the server has processed its final ACK. A TCP
+ * listener's TCP_INFO reports the queue length in tcpi_unacked (AF_SMC
+ * passes SOL_TCP to its internal TCP socket).
+ */
+static void wait_acceptq(int lfd, unsigned int n)
+{
+	struct tcp_info ti;
+	socklen_t len;
+	int i;
+
+	for (i = 0; i < POLL_WAIT_MS / 10; i++) {
+		len = sizeof(ti);
+		ASSERT_SYS(getsockopt(lfd, SOL_TCP, TCP_INFO, &ti, &len));
+		if (ti.tcpi_unacked >= n)
+			return;
+		usleep(10000);
+	}
+	ASSERT_TRUE(ti.tcpi_unacked >= n);
+}
+
 /* listener + client + accepted socket in self, s = the AF_SMC end if any. */
 static void connect_pair(self_t *self, const variant_t *v)
 {
@@ -788,6 +809,7 @@ TEST_F(sockapi, listen_backlog_overflow)
 	self->lfd = make_listener(variant, variant->srv_smc, 1, &self->port);
 	c[0] = make_client(variant, variant->cli_smc, self->port);
 	c[1] = make_client(variant, variant->cli_smc, self->port);
+	wait_acceptq(self->lfd, 2);
 	c[2] = ASSERT_SYS(new_sock(variant, variant->cli_smc, SOCK_NONBLOCK));
 	ASSERT_ERRNO(connect_lo(variant, c[2], self->port), EINPROGRESS);
 	ASSERT_EQ(0, poll1(c[2], POLLOUT, 300));
