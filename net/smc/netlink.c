@@ -57,7 +57,7 @@ void *asmc_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb,
 }
 
 /* Ends a dump step: a message that did not fit in an empty skb never will. */
-static int asmc_nl_dump_full(struct sk_buff *skb)
+int asmc_nl_dump_full(struct sk_buff *skb)
 {
 	return skb->len ? skb->len : -EMSGSIZE;
 }

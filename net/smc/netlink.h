@@ -17,6 +17,7 @@ void asmc_nl_exit(void);
 /* Starts one message of a dump of SMC_GEN_NETLINK command cmd (NLM_F_MULTI,
  * addressed to the requester); NULL when skb is full.
  */
+int asmc_nl_dump_full(struct sk_buff *skb);
 void *asmc_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb,
 		       u8 cmd);
 

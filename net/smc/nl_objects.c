@@ -190,9 +190,7 @@ static int asmc_nl_dump_lgrs(struct sk_buff *skb, struct netlink_callback *cb,
 		if (rc)
 			break;
 	}
-	if (rc && !skb->len)
-		return rc;	/* one message larger than a whole skb */
-	return skb->len;
+	return rc ? asmc_nl_dump_full(skb) : skb->len;
 }
 
 /* SMC_NETLINK_GET_LGR_SMCR: one SMC_GEN_LGR_SMCR message per link group. */
@@ -295,7 +293,5 @@ int asmc_nl_dump_dev_smcr(struct sk_buff *skb, struct netlink_callback *cb)
 		if (rc)
 			break;
 	}
-	if (rc && !skb->len)
-		return rc;
-	return skb->len;
+	return rc ? asmc_nl_dump_full(skb) : skb->len;
 }
