@@ -222,6 +222,33 @@ static int asmc_clc_recv(struct asmc_sock *smc, u8 *buf, u8 expect,
 	return hdr->type;
 }
 
+/* Read and drop one CLC message when there was no buffer for it: its
+ * bytes must not stay in the stream the fallback hands the application.
+ * Returns the message type or a negative error.
+ */
+static int asmc_clc_skip(struct asmc_sock *smc, u8 expect)
+{
+	unsigned long deadline = jiffies + ASMC_CLC_WAIT_TIME;
+	struct asmc_clc_hdr hdr;
+	u8 chunk[64];
+	u32 left, n;
+	int rc;
+
+	rc = asmc_clc_read(smc, chunk, ASMC_CLC_HDR_LEN, deadline);
+	if (rc)
+		return rc;
+	if (asmc_clc_hdr_parse(chunk, ASMC_CLC_HDR_LEN, &hdr) ||
+	    (hdr.type != expect && hdr.type != ASMC_CLC_DECLINE))
+		return -EPROTO;
+	for (left = hdr.length - ASMC_CLC_HDR_LEN; left; left -= n) {
+		n = min_t(u32, left, sizeof(chunk));
+		rc = asmc_clc_read(smc, chunk, n, deadline);
+		if (rc)
+			return rc;
+	}
+	return hdr.type;
+}
+
 static int asmc_clc_take_decline(const u8 *buf, const struct asmc_clc_hdr *hdr,
 				 struct asmc_hs_result *res)
 {
@@ -445,7 +472,8 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 		reason = ASMC_DECL_NOUEID;
 		goto decline;
 	}
-	buf = kmalloc(ASMC_CLC_MAX_LEN, GFP_KERNEL);
+	buf = ASMC_FAULTY(ASMC_FAULT_CLC, NULL,
+			  kmalloc(ASMC_CLC_MAX_LEN, GFP_KERNEL));
 	if (!buf) {
 		reason = ASMC_DECL_MEM;
 		goto decline;
@@ -596,8 +624,17 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 	u8 *buf;
 	int rc;
 
-	buf = kmalloc(ASMC_CLC_MAX_LEN, GFP_KERNEL);
+	buf = ASMC_FAULTY(ASMC_FAULT_CLC, NULL,
+			  kmalloc(ASMC_CLC_MAX_LEN, GFP_KERNEL));
 	if (!buf) {
+		/* the Proposal still has to leave the stream */
+		rc = asmc_clc_skip(smc, ASMC_CLC_PROPOSAL);
+		if (rc < 0)
+			return rc;
+		if (rc == ASMC_CLC_DECLINE) {
+			res->reason = ASMC_DECL_PEERDECL;
+			return 0;
+		}
 		res->reason = ASMC_DECL_MEM;
 		return asmc_clc_send_decline(smc, ASMC_DECL_MEM, 1);
 	}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Object accounting and the debugfs directory /sys/kernel/debug/smc:
- * "objects" (created/destroyed/live per type), "sockets", "stats".
+ * "objects" (created/destroyed/live per type), "sockets", "stats", and
+ * the fault injection knobs under "fault/".
  */
 #include <linux/debugfs.h>
 #include <linux/nsproxy.h>
@@ -103,6 +104,106 @@ static const struct file_operations flush_idle_fops = {
 	.write	= flush_idle_write,
 };
 
+static const char *const asmc_fault_names[ASMC_FAULT_MAX] = {
+	[ASMC_FAULT_SOCK]	= "sock",
+	[ASMC_FAULT_CLC]	= "clc",
+	[ASMC_FAULT_LGR]	= "lgr",
+	[ASMC_FAULT_BUF]	= "buf",
+	[ASMC_FAULT_VERBS]	= "verbs",
+	[ASMC_FAULT_LLC]	= "llc",
+	[ASMC_FAULT_POST]	= "post",
+};
+
+/* The knobs are plain integers read without a lock: a test sets
+ * interval and times first and the sites mask last.
+ */
+static u32 asmc_fault_sites;
+static u32 asmc_fault_interval = 1;
+static atomic_t asmc_fault_times = ATOMIC_INIT(-1);
+static atomic_t asmc_fault_calls = ATOMIC_INIT(0);
+static atomic64_t asmc_fault_injected[ASMC_FAULT_MAX];
+
+bool asmc_fault(enum asmc_fault_site site)
+{
+	u32 interval;
+	int left;
+
+	if (likely(!(READ_ONCE(asmc_fault_sites) & BIT(site))))
+		return false;
+	interval = READ_ONCE(asmc_fault_interval);
+	if (interval > 1 &&
+	    atomic_inc_return(&asmc_fault_calls) % interval)
+		return false;
+	/* times: -1 unlimited, else a budget used up one by one */
+	do {
+		left = atomic_read(&asmc_fault_times);
+		if (!left)
+			return false;
+		if (left < 0)
+			break;
+	} while (atomic_cmpxchg(&asmc_fault_times, left, left - 1) != left);
+	atomic64_inc(&asmc_fault_injected[site]);
+	pr_debug("fault injected: %s at %pS\n", asmc_fault_names[site],
+		 __builtin_return_address(0));
+	return true;
+}
+
+static int fault_injected_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < ASMC_FAULT_MAX; i++)
+		seq_printf(m, "%-6s bit %d injected %lld\n", asmc_fault_names[i],
+			   i, (s64)atomic64_read(&asmc_fault_injected[i]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(fault_injected);
+
+/* "times" takes -1 (no limit), which the unsigned simple attributes of
+ * debugfs refuse
+ */
+static ssize_t fault_times_read(struct file *file, char __user *ubuf,
+				size_t len, loff_t *ppos)
+{
+	char buf[16];
+	int n = scnprintf(buf, sizeof(buf), "%d\n",
+			  atomic_read(&asmc_fault_times));
+
+	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
+}
+
+static ssize_t fault_times_write(struct file *file, const char __user *ubuf,
+				 size_t len, loff_t *ppos)
+{
+	int v, rc;
+
+	rc = kstrtoint_from_user(ubuf, len, 0, &v);
+	if (rc)
+		return rc;
+	if (v < -1)
+		return -EINVAL;
+	atomic_set(&asmc_fault_times, v);
+	return len;
+}
+
+static const struct file_operations fault_times_fops = {
+	.owner	= THIS_MODULE,
+	.read	= fault_times_read,
+	.write	= fault_times_write,
+	.llseek	= default_llseek,
+};
+
+static void asmc_fault_debugfs(struct dentry *parent)
+{
+	struct dentry *dir = debugfs_create_dir("fault", parent);
+
+	debugfs_create_x32("sites", 0600, dir, &asmc_fault_sites);
+	debugfs_create_u32("interval", 0600, dir, &asmc_fault_interval);
+	debugfs_create_file("times", 0600, dir, NULL, &fault_times_fops);
+	debugfs_create_file("injected", 0444, dir, NULL,
+			    &fault_injected_fops);
+}
+
 int asmc_debugfs_init(void)
 {
 	asmc_debugfs_dir = debugfs_create_dir("smc", NULL);
@@ -118,6 +219,7 @@ int asmc_debugfs_init(void)
 			    &flush_idle_fops);
 	debugfs_create_file("clc_inject", 0200, asmc_debugfs_dir, NULL,
 			    &clc_inject_fops);
+	asmc_fault_debugfs(asmc_debugfs_dir);
 	return 0;
 }
 

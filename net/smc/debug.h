@@ -41,6 +41,27 @@ static inline void asmc_obj_destroyed(enum asmc_obj type, const void *obj)
 	pr_debug("%s %p destroyed\n", asmc_obj_names[type], obj);
 }
 
+/* Fault injection into the module's own calls (debugfs smc/fault/):
+ * a site whose bit is set in "sites" fails every "interval"-th time it
+ * runs, "times" times at most (-1: no limit). Stock kernels lack a
+ * module-scoped failslab, so the error paths get their own switch.
+ */
+enum asmc_fault_site {
+	ASMC_FAULT_SOCK,	/* sk_alloc of an AF_SMC socket */
+	ASMC_FAULT_CLC,		/* CLC message buffers */
+	ASMC_FAULT_LGR,		/* link group and link structs */
+	ASMC_FAULT_BUF,		/* RMBs and send buffers: memory, DMA map, MR */
+	ASMC_FAULT_VERBS,	/* PD, CQs, QPs, control slot arrays */
+	ASMC_FAULT_LLC,		/* queueing of received LLC requests */
+	ASMC_FAULT_POST,	/* ib_post_send of CDC/LLC/registration */
+	ASMC_FAULT_MAX
+};
+
+bool asmc_fault(enum asmc_fault_site site);
+
+/* @call, or @fail when a fault is injected at @site */
+#define ASMC_FAULTY(site, fail, call) (asmc_fault(site) ? (fail) : (call))
+
 s64 asmc_obj_live(enum asmc_obj type);
 int asmc_debugfs_init(void);
 void asmc_debugfs_exit(void);

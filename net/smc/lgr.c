@@ -113,7 +113,8 @@ static struct asmc_buf *asmc_buf_alloc(struct asmc_lgr *lgr, bool rmb,
 	int n;
 
 	lockdep_assert_held(&lgr->mutex);
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	buf = ASMC_FAULTY(ASMC_FAULT_BUF, NULL,
+			  kzalloc(sizeof(*buf), GFP_KERNEL));
 	if (!buf)
 		return NULL;
 	asmc_obj_created(ASMC_OBJ_BUF, buf);
@@ -122,14 +123,17 @@ static struct asmc_buf *asmc_buf_alloc(struct asmc_lgr *lgr, bool rmb,
 	buf->size = asmc_buf_idx_size(idx);
 	buf->size_idx = idx;
 	buf->is_rmb = rmb;
-	buf->cpu = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO |
-					    __GFP_NOWARN | __GFP_NORETRY,
-					    get_order(buf->size));
+	buf->cpu = ASMC_FAULTY(ASMC_FAULT_BUF, NULL,
+			       (void *)__get_free_pages(GFP_KERNEL |
+					__GFP_ZERO | __GFP_NOWARN |
+					__GFP_NORETRY, get_order(buf->size)));
 	if (!buf->cpu)
 		goto err;
 	if (sg_alloc_table(&buf->sgt, 1, GFP_KERNEL))
 		goto err;
 	sg_set_buf(buf->sgt.sgl, buf->cpu, buf->size);
+	if (asmc_fault(ASMC_FAULT_BUF))
+		goto err;
 	n = ib_dma_map_sg(ibdev, buf->sgt.sgl, 1,
 			  rmb ? DMA_FROM_DEVICE : DMA_TO_DEVICE);
 	if (n != 1)
@@ -138,8 +142,9 @@ static struct asmc_buf *asmc_buf_alloc(struct asmc_lgr *lgr, bool rmb,
 	buf->dma_addr = sg_dma_address(buf->sgt.sgl);
 	if (!rmb)
 		return buf;
-	buf->mr[0] = ib_alloc_mr(lnk->pd, IB_MR_TYPE_MEM_REG,
-				 buf->size >> PAGE_SHIFT);
+	buf->mr[0] = ASMC_FAULTY(ASMC_FAULT_BUF, ERR_PTR(-ENOMEM),
+				 ib_alloc_mr(lnk->pd, IB_MR_TYPE_MEM_REG,
+					     buf->size >> PAGE_SHIFT));
 	if (IS_ERR(buf->mr[0])) {
 		buf->mr[0] = NULL;
 		goto err;
@@ -220,10 +225,13 @@ static struct asmc_lgr *asmc_lgr_new(struct net *net, u8 role, u8 version,
 	struct asmc_lgr *lgr;
 	int i, id;
 
-	lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
+	lgr = ASMC_FAULTY(ASMC_FAULT_LGR, NULL,
+			  kzalloc(sizeof(*lgr), GFP_KERNEL));
 	if (!lgr)
 		return NULL;
-	lgr->links[0] = kzalloc(sizeof(*lgr->links[0]), GFP_KERNEL);
+	lgr->links[0] = ASMC_FAULTY(ASMC_FAULT_LGR, NULL,
+				    kzalloc(sizeof(*lgr->links[0]),
+					    GFP_KERNEL));
 	id = ida_alloc_min(&asmc_lgr_ids, 1, GFP_KERNEL);
 	if (!lgr->links[0] || id < 0) {
 		if (id >= 0)

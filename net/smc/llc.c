@@ -427,7 +427,7 @@ void asmc_llc_rx(struct asmc_link *lnk, const u8 *buf, u32 len)
 		spin_unlock(&lnk->llc_lock);
 		return;
 	}
-	q = kmalloc(sizeof(*q), GFP_ATOMIC);
+	q = ASMC_FAULTY(ASMC_FAULT_LLC, NULL, kmalloc(sizeof(*q), GFP_ATOMIC));
 	if (q) {
 		memcpy(q->msg, buf, ASMC_WR_MSG_LEN);
 		list_add_tail(&q->node, &lnk->llc_rx_q);

@@ -188,7 +188,8 @@ struct asmc_sock *asmc_sock_alloc(struct net *net, struct socket *sock,
 	struct sock *sk;
 	int rc;
 
-	sk = sk_alloc(net, PF_SMC, GFP_KERNEL, &asmc_proto, 0);
+	sk = ASMC_FAULTY(ASMC_FAULT_SOCK, NULL,
+			 sk_alloc(net, PF_SMC, GFP_KERNEL, &asmc_proto, 0));
 	if (!sk)
 		return ERR_PTR(-ENOBUFS);
 	sock_init_data(sock, sk);

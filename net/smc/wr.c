@@ -240,7 +240,9 @@ int asmc_wr_tx_send_after(struct asmc_wr_tx *tx, size_t len,
 		return -ENOLINK;
 	}
 	atomic_inc(&lnk->tx_inflight);
-	rc = ib_post_send(lnk->qp, nwrites ? &writes[0].wr : &wr, NULL);
+	rc = ASMC_FAULTY(ASMC_FAULT_POST, -ENOMEM,
+			 ib_post_send(lnk->qp, nwrites ? &writes[0].wr : &wr,
+				      NULL));
 	rcu_read_unlock();
 	if (rc) {
 		pr_debug("link %p post send failed: %d\n", lnk, rc);
@@ -297,7 +299,8 @@ int asmc_wr_reg_mr(struct asmc_link *lnk, struct ib_mr *mr)
 	/* the link's own QP queues the registration behind every RDMA WRITE
 	 * already posted; the private loopback QP does not
 	 */
-	rc = ib_post_send(lnk->reg_qp ? : lnk->qp, &wr.wr, NULL);
+	rc = ASMC_FAULTY(ASMC_FAULT_POST, -ENOMEM,
+			 ib_post_send(lnk->reg_qp ? : lnk->qp, &wr.wr, NULL));
 	if (rc) {
 		if (atomic_dec_and_test(&lnk->tx_inflight))
 			asmc_wr_check_drained(lnk);
@@ -324,7 +327,8 @@ static int asmc_link_alloc_bufs(struct asmc_link *lnk, bool v2)
 	size_t txsz = lnk->tx_slots * ASMC_WR_SLOT_SIZE;
 	size_t rxsz = lnk->rx_num * ASMC_WR_SLOT_SIZE;
 
-	lnk->tx_bufs = kzalloc(txsz, GFP_KERNEL);
+	lnk->tx_bufs = ASMC_FAULTY(ASMC_FAULT_VERBS, NULL,
+				   kzalloc(txsz, GFP_KERNEL));
 	lnk->rx_bufs = kzalloc(rxsz, GFP_KERNEL);
 	if (!lnk->tx_bufs || !lnk->rx_bufs)
 		return -ENOMEM;
@@ -401,7 +405,9 @@ static void asmc_link_reg_qp_create(struct asmc_link *lnk)
 	u32 psn = get_random_u32() & 0xffffff;
 	int rc;
 
-	lnk->reg_cq = ib_alloc_cq(ibdev, lnk, 4, 0, IB_POLL_SOFTIRQ);
+	lnk->reg_cq = ASMC_FAULTY(ASMC_FAULT_VERBS, ERR_PTR(-ENOMEM),
+				  ib_alloc_cq(ibdev, lnk, 4, 0,
+					      IB_POLL_SOFTIRQ));
 	if (IS_ERR(lnk->reg_cq)) {
 		lnk->reg_cq = NULL;
 		return;
@@ -510,7 +516,9 @@ int asmc_link_create(struct asmc_link *lnk, struct asmc_ibsel *sel, bool v2)
 	INIT_LIST_HEAD(&lnk->llc_rx_q);
 	asmc_llc_link_init(lnk);
 	asmc_link_wr_counts(lnk);
-	lnk->tx = kcalloc(lnk->tx_slots, sizeof(*lnk->tx), GFP_KERNEL);
+	lnk->tx = ASMC_FAULTY(ASMC_FAULT_VERBS, NULL,
+			      kcalloc(lnk->tx_slots, sizeof(*lnk->tx),
+				      GFP_KERNEL));
 	lnk->rx = kcalloc(lnk->rx_num, sizeof(*lnk->rx), GFP_KERNEL);
 	lnk->tx_busy = bitmap_zalloc(lnk->tx_slots, GFP_KERNEL);
 	if (!lnk->tx || !lnk->rx || !lnk->tx_busy) {
@@ -528,9 +536,10 @@ int asmc_link_create(struct asmc_link *lnk, struct asmc_ibsel *sel, bool v2)
 		lnk->rx[i].idx = i;
 	}
 
-	lnk->send_cq = ib_alloc_cq(ibdev, lnk,
-				   ASMC_WR_SEND_DEPTH(lnk->tx_slots), 0,
-				   IB_POLL_SOFTIRQ);
+	lnk->send_cq = ASMC_FAULTY(ASMC_FAULT_VERBS, ERR_PTR(-ENOMEM),
+				   ib_alloc_cq(ibdev, lnk,
+					ASMC_WR_SEND_DEPTH(lnk->tx_slots), 0,
+					IB_POLL_SOFTIRQ));
 	if (IS_ERR(lnk->send_cq)) {
 		rc = PTR_ERR(lnk->send_cq);
 		lnk->send_cq = NULL;
@@ -553,7 +562,8 @@ int asmc_link_create(struct asmc_link *lnk, struct asmc_ibsel *sel, bool v2)
 	qp_attr.cap.max_send_sge = 2;
 	qp_attr.cap.max_recv_sge = 2;
 	qp_attr.cap.max_inline_data = ASMC_WR_MSG_LEN;
-	lnk->qp = ib_create_qp(lnk->pd, &qp_attr);
+	lnk->qp = ASMC_FAULTY(ASMC_FAULT_VERBS, ERR_PTR(-ENOMEM),
+			      ib_create_qp(lnk->pd, &qp_attr));
 	if (IS_ERR(lnk->qp)) {
 		/* some devices have no inline data: go without */
 		qp_attr.cap.max_inline_data = 0;
