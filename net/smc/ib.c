@@ -232,7 +232,14 @@ int asmc_ib_select_v2(struct sock *clcsk, struct asmc_ibsel *sel)
 	u8 p;
 
 	memset(sel, 0, sizeof(*sel));
-	if (clcsk->sk_family != AF_INET)
+	/* an IPv6 socket talking IPv4 (a dual-stack listener's child, or a
+	 * connect to ::ffff:a.b.c.d) has its IPv4 addresses in inet_sk
+	 */
+	if (clcsk->sk_family == AF_INET6 &&
+	    !(ipv6_addr_v4mapped(&clcsk->sk_v6_rcv_saddr) &&
+	      ipv6_addr_v4mapped(&clcsk->sk_v6_daddr)))
+		return -EAFNOSUPPORT;
+	if (clcsk->sk_family != AF_INET && clcsk->sk_family != AF_INET6)
 		return -EAFNOSUPPORT;
 	ndev = asmc_ib_egress_dev(clcsk);
 	if (!ndev)
