@@ -10,6 +10,7 @@
 #include <linux/smc_diag.h>
 #include <net/netlink.h>
 #include <net/sock.h>
+#include <smc/version.h>
 #include "diag_export.h"
 
 /* Sockets referenced at once while a batch is written out. */
@@ -158,5 +159,6 @@ module_init(asmc_diag_init);
 module_exit(asmc_diag_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("AF_SMC socket monitoring through sock_diag");
+MODULE_VERSION(SMC_MODULE_VERSION);
 /* sock_diag loads a family's handler as net-pf-16-proto-4-type-<family> */
 MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_NETLINK, NETLINK_SOCK_DIAG, 43 /* AF_SMC */);

@@ -252,12 +252,16 @@ run_topology() {
 	done
 }
 
-# Host-side tests: the pure code (wire codecs) built in userspace.
+# Host-side tests: the pure code (wire codecs) built in userspace, and the
+# DKMS packaging (into a scratch tree, before any guest boots).
 run_host() {
-	echo "== host (userspace unit tests) =="
+	echo "== host (userspace unit tests, dkms) =="
 	make -s -C "$SRC/tools/testing/unit" run >"$results/host.log" 2>&1 ||
 		result fail "host: unit tests build"
 	parse_tap "host: " "$results/host.log"
+	"$SRC/tools/testing/dkms/test-dkms.sh" >"$results/dkms.log" 2>&1 ||
+		grep -q '^not ok' "$results/dkms.log" || result fail "host: dkms test exit status"
+	parse_tap "host: " "$results/dkms.log"
 }
 
 if [ -n "$demo" ]; then
