@@ -9,11 +9,13 @@ SRC := $(CURDIR)
 KMAKE = $(MAKE) -C $(KDIR) M=$(SRC)
 VM := tools/testing/vm
 SELFTESTS := tools/testing/selftests/net/smc
+# User tools: the `smc` command (netlink, libmnl) and smc_run + preload library.
+TOOLS := tools/smc tools/smc_run
 
 export KVER KDIR
 
 .PHONY: all module debug clean install dkms-install check test demo intree-peer \
-	selftests-build check-debug fuzz help
+	selftests-build tools check-debug fuzz help
 
 all: module
 
@@ -29,13 +31,20 @@ clean:
 	-$(KMAKE) clean
 	-$(MAKE) -C $(KDIR) M=$(SRC)/$(SELFTESTS)/modules clean
 	$(MAKE) -C $(SELFTESTS) clean
+	for d in $(TOOLS); do $(MAKE) -C $$d clean; done
 
 install: module
 	$(KMAKE) INSTALL_MOD_DIR=updates modules_install
 	depmod -a $(KVER)
 
+# DKMS: sources to /usr/src/smc-VERSION, built and installed for KVER into
+# /lib/modules/KVER/updates/dkms (rebuilt on kernel updates); needs root.
 dkms-install:
-	./scripts/dkms-install.sh
+	KVER=$(KVER) ./scripts/dkms-install.sh
+
+.PHONY: dkms-uninstall
+dkms-uninstall:
+	./scripts/dkms-install.sh --uninstall
 
 # Static checks: sparse over every file, W=1 warnings as errors.
 check:
@@ -43,7 +52,10 @@ check:
 	$(KMAKE) C=2 W=1 KCFLAGS=-Werror modules 2>&1 | tee .check.log
 	@! grep -E "warning:|error:" .check.log
 
-selftests-build:
+tools:
+	for d in $(TOOLS); do $(MAKE) -C $$d || exit 1; done
+
+selftests-build: tools
 	$(MAKE) -C $(SELFTESTS)
 	$(MAKE) -C $(KDIR) M=$(SRC)/$(SELFTESTS)/modules modules
 
@@ -78,3 +90,4 @@ help:
 	@echo "make demo               AF_SMC client/server across two guests"
 	@echo "make fuzz               fuzz the CLC/LLC/CDC decoders (FUZZ_SECONDS=60 each)"
 	@echo "make install            install into /lib/modules/KVER/updates"
+	@echo "make dkms-install       install with DKMS for KVER (dkms-uninstall removes it)"

@@ -54,6 +54,8 @@ single)
 	step smc_diag ./smc_diag.sh
 	step smc_trace ./smc_trace.sh
 	step smc_sysctl ./smc_sysctl.sh
+	step smc_cli ./smc_cli.sh
+	step smc_preload ./smc_preload.sh
 	# last: deletes and re-creates rxe0
 	step smc_devremove ./smc_devremove.sh
 	;;
@@ -61,6 +63,7 @@ pair)
 	step smc_pair ./smc_pair.sh "$guest"
 	step smc_smcr ./smc_smcr.sh "$guest"
 	step smc_interop ./smc_interop.sh "$guest"
+	step smc_preload_pair ./smc_preload_pair.sh "$guest"
 	# last: guest 1 powers off in the middle of it
 	step smc_killpeer ./smc_killpeer.sh "$guest"
 	;;
