@@ -141,6 +141,7 @@ struct asmc_link {
 	struct work_struct	llc_rx_work;	/* requests from the peer */
 	struct list_head	llc_rx_q;	/* under llc_lock */
 	int			llc_rx_qlen;
+	bool			llc_rx_busy;	/* the work answers one */
 	bool			early_confirm;	/* CONFIRM_LINK before the wait */
 	u8			early_msg[ASMC_WR_MSG_LEN];
 	bool			test_pending;

@@ -16,6 +16,7 @@
 
 struct asmc_llc_rxq {
 	struct list_head	node;
+	unsigned long		queued;		/* jiffies */
 	u8			msg[ASMC_WR_MSG_LEN];
 };
 
@@ -98,6 +99,7 @@ static void asmc_llc_arm(struct asmc_link *lnk, struct asmc_llc_wait *w,
 static int asmc_llc_exchange(struct asmc_link *lnk, struct asmc_llc_msg *req,
 			     struct asmc_llc_msg *resp)
 {
+	unsigned long start = jiffies;
 	struct asmc_llc_wait w;
 	int rc;
 
@@ -112,6 +114,8 @@ static int asmc_llc_exchange(struct asmc_link *lnk, struct asmc_llc_msg *req,
 		rc = asmc_llc_wait(lnk, &w, ASMC_LLC_WAIT, resp);
 	}
 	mutex_unlock(&lnk->llc_flow);
+	pr_debug("link %p: LLC %#x exchange: %d after %u ms\n", lnk, req->type,
+		 rc, jiffies_to_msecs(jiffies - start));
 	return rc;
 }
 
@@ -221,6 +225,9 @@ int asmc_llc_confirm_rkey(struct asmc_link *lnk, struct asmc_buf *rmb)
 					  READ_ONCE(lnk->state) ==
 					  ASMC_LNK_DOWN, ASMC_LLC_RKEY_WAIT);
 		rc = w.done ? 0 : left ? -ENOLINK : -ETIMEDOUT;
+		pr_debug("link %p: CONFIRM_RKEY %#x: %d after %u ms\n", lnk,
+			 w.rkey, rc,
+			 jiffies_to_msecs(ASMC_LLC_RKEY_WAIT - left));
 	}
 	spin_lock_bh(&lnk->llc_lock);
 	list_del(&w.node);
@@ -232,17 +239,21 @@ int asmc_llc_confirm_rkey(struct asmc_link *lnk, struct asmc_buf *rmb)
 	return resp.flags & ASMC_LLC_FLAG_RKEY_NEG ? -EIO : 0;
 }
 
-/* The RMB is free again: the peer may forget its rkey (best effort). */
+/* The RMB is free again: the peer may forget its rkey (best effort). The
+ * answer is not awaited: a close must not hold a worker for a round trip
+ * (hundreds closing at once starved the handshakes), and the peer handles
+ * requests in order, so a later CONFIRM_RKEY of a reused RMB comes after.
+ */
 void asmc_llc_delete_rkey(struct asmc_link *lnk, struct asmc_buf *rmb)
 {
-	struct asmc_llc_msg req = {}, resp;
+	struct asmc_llc_msg req = {};
 
 	if (READ_ONCE(lnk->state) != ASMC_LNK_ACTIVE || !rmb->mr[0])
 		return;
 	req.type = ASMC_LLC_DELETE_RKEY;
 	req.delete_rkey.n_rkeys = 1;
 	req.delete_rkey.rkeys[0] = rmb->mr[0]->rkey;
-	asmc_llc_exchange(lnk, &req, &resp);
+	asmc_llc_send(lnk, &req, true);
 }
 
 /* Orderly end of the whole group (idle expiry). No answer is awaited. */
@@ -269,8 +280,62 @@ static void asmc_llc_echo(struct asmc_link *lnk, u8 *msg, u8 add_flags)
 	asmc_llc_send_raw(lnk, msg, true);
 }
 
+/* The answer to a CONFIRM_RKEY or DELETE_RKEY request @req, into @out.
+ * Rkeys arrive with each connection's CLC messages: nothing to keep.
+ */
+static int asmc_llc_rkey_reply(const u8 *req, u8 *out)
+{
+	struct asmc_llc_msg m;
+
+	if (asmc_llc_parse(req, ASMC_WR_MSG_LEN, &m))
+		return -EPROTO;
+	memcpy(out, req, ASMC_WR_MSG_LEN);
+	switch (m.type) {
+	case ASMC_LLC_CONFIRM_RKEY:
+		if (m.confirm_rkey.n_other > ASMC_LLC_CONF_RKEY_MAX_OTHER)
+			out[3] |= ASMC_LLC_FLAG_RKEY_NEG |
+				  ASMC_LLC_FLAG_RKEY_RETRY;
+		break;
+	case ASMC_LLC_DELETE_RKEY:
+		if (m.version == ASMC_LLC_V2) {
+			memset(out + 4, 0, ASMC_WR_MSG_LEN - 4);
+			out[4] = m.delete_rkey.n_rkeys;
+		} else {
+			out[5] = 0;	/* every rkey known */
+		}
+		break;
+	default:
+		return -EINVAL;
+	}
+	out[3] |= ASMC_LLC_FLAG_RESP;
+	return 0;
+}
+
+/* The rkey requests need no state and no sleep: answer them right in the
+ * completion handler when a send slot is free (a burst of new connections
+ * then waits for no worker). False: queue them as any other request.
+ */
+static bool asmc_llc_rkey_answer_now(struct asmc_link *lnk, const u8 *buf)
+{
+	u8 type = buf[0] & 0x0f;
+	struct asmc_wr_tx *tx;
+	u8 *out;
+
+	if (type != ASMC_LLC_CONFIRM_RKEY && type != ASMC_LLC_DELETE_RKEY)
+		return false;
+	if (asmc_wr_tx_get(lnk, &tx, &out, false))
+		return false;
+	if (asmc_llc_rkey_reply(buf, out)) {
+		asmc_wr_tx_put(tx);
+		return false;
+	}
+	asmc_wr_tx_send(tx, ASMC_WR_MSG_LEN);
+	return true;
+}
+
 static void asmc_llc_handle(struct asmc_link *lnk, u8 *raw)
 {
+	u8 reply[ASMC_WR_MSG_LEN];
 	struct asmc_llc_msg m;
 
 	if (asmc_llc_parse(raw, ASMC_WR_MSG_LEN, &m)) {
@@ -279,21 +344,9 @@ static void asmc_llc_handle(struct asmc_link *lnk, u8 *raw)
 	}
 	switch (m.type) {
 	case ASMC_LLC_CONFIRM_RKEY:
-		/* rkeys arrive with each connection's CLC: nothing to keep */
-		if (m.confirm_rkey.n_other > ASMC_LLC_CONF_RKEY_MAX_OTHER)
-			asmc_llc_echo(lnk, raw, ASMC_LLC_FLAG_RKEY_NEG |
-					   ASMC_LLC_FLAG_RKEY_RETRY);
-		else
-			asmc_llc_echo(lnk, raw, 0);
-		break;
 	case ASMC_LLC_DELETE_RKEY:
-		if (m.version == ASMC_LLC_V2)
-			memset(raw + 4, 0, ASMC_WR_MSG_LEN - 4);
-		else
-			raw[5] = 0;	/* every rkey known */
-		if (m.version == ASMC_LLC_V2)
-			raw[4] = m.delete_rkey.n_rkeys;
-		asmc_llc_echo(lnk, raw, 0);
+		if (!asmc_llc_rkey_reply(raw, reply))
+			asmc_llc_send_raw(lnk, reply, true);
 		break;
 	case ASMC_LLC_ADD_LINK:
 		/* one link per group for now: reject, no alternate path */
@@ -332,11 +385,14 @@ static void asmc_llc_rx_work(struct work_struct *work)
 			list_del(&q->node);
 			lnk->llc_rx_qlen--;
 		}
+		lnk->llc_rx_busy = !!q;
 		spin_unlock_bh(&lnk->llc_lock);
 		if (!q)
 			break;
 		if (READ_ONCE(lnk->state) != ASMC_LNK_DOWN)
 			asmc_llc_handle(lnk, q->msg);
+		pr_debug("link %p: LLC request %#x answered after %u ms\n", lnk,
+			 q->msg[0], jiffies_to_msecs(jiffies - q->queued));
 		kfree(q);
 	}
 }
@@ -427,12 +483,19 @@ void asmc_llc_rx(struct asmc_link *lnk, const u8 *buf, u32 len)
 		spin_unlock(&lnk->llc_lock);
 		return;
 	}
+	/* in order: only when no earlier request waits in the queue */
+	if (!lnk->llc_rx_qlen && !lnk->llc_rx_busy &&
+	    asmc_llc_rkey_answer_now(lnk, buf)) {
+		spin_unlock(&lnk->llc_lock);
+		return;
+	}
 	q = ASMC_FAULTY(ASMC_FAULT_LLC, NULL, kmalloc(sizeof(*q), GFP_ATOMIC));
 	if (q) {
 		memcpy(q->msg, buf, ASMC_WR_MSG_LEN);
+		q->queued = jiffies;
 		list_add_tail(&q->node, &lnk->llc_rx_q);
 		lnk->llc_rx_qlen++;
-		queue_work(asmc_wq, &lnk->llc_rx_work);
+		queue_work(asmc_llc_wq, &lnk->llc_rx_work);
 	}
 	spin_unlock(&lnk->llc_lock);
 }

@@ -31,6 +31,7 @@
 #define SMCPROTO_SMC6	1	/* IPv6 over SMC */
 
 struct workqueue_struct *asmc_wq;
+struct workqueue_struct *asmc_llc_wq;
 
 /* Every asmc_sock of every namespace, for debugfs and smc_diag. */
 LIST_HEAD(asmc_all_socks);
@@ -770,10 +771,20 @@ int asmc_socket_init(void)
 	asmc_wq = alloc_workqueue("smc_wq", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
 	if (!asmc_wq)
 		return -ENOMEM;
+	/* answers to the peer's LLC requests never wait behind handshakes
+	 * and closes: those may themselves wait for the peer's answers
+	 */
+	asmc_llc_wq = alloc_workqueue("smc_llc_wq", WQ_UNBOUND | WQ_HIGHPRI |
+				      WQ_MEM_RECLAIM, 0);
+	if (!asmc_llc_wq) {
+		destroy_workqueue(asmc_wq);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 void asmc_socket_exit(void)
 {
+	destroy_workqueue(asmc_llc_wq);
 	destroy_workqueue(asmc_wq);
 }

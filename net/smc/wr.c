@@ -165,6 +165,9 @@ int asmc_wr_tx_get(struct asmc_link *lnk, struct asmc_wr_tx **txp, u8 **buf,
 		}
 		if (!wait)
 			return -EBUSY;
+		if (left == ASMC_TX_SLOT_WAIT)
+			pr_debug("link %p: all %u send slots busy, waiting\n",
+				 lnk, lnk->tx_slots);
 		left = wait_event_interruptible_timeout(lnk->tx_wait,
 			find_first_zero_bit(lnk->tx_busy, lnk->tx_slots) <
 				lnk->tx_slots ||
