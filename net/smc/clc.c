@@ -5,6 +5,7 @@
  */
 #define pr_fmt(fmt) "smc: " fmt
 
+#include <linux/etherdevice.h>
 #include <linux/net.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -24,9 +25,24 @@
 static int __asmc_clc_send(struct asmc_sock *smc, const void *buf, size_t len);
 
 /* System identity in CLC: 2-byte instance number chosen at load, then the
- * MAC of the first RoCE port (none yet: zero).
+ * MAC of the first RoCE port a handshake used (none yet: zero). Peers find
+ * our link groups by it, so once set it never changes.
  */
-u8 asmc_system_peer_id[8];
+static u8 asmc_system_peer_id[8];
+static DEFINE_SPINLOCK(asmc_peer_id_lock);
+static bool asmc_peer_id_fixed;
+
+/* Our peer ID into @out, its MAC part fixed by @mac on first use. */
+static void asmc_clc_peer_id(u8 *out, const u8 *mac)
+{
+	spin_lock(&asmc_peer_id_lock);
+	if (!asmc_peer_id_fixed && mac && !is_zero_ether_addr(mac)) {
+		memcpy(asmc_system_peer_id + 2, mac, ETH_ALEN);
+		asmc_peer_id_fixed = true;
+	}
+	memcpy(out, asmc_system_peer_id, 8);
+	spin_unlock(&asmc_peer_id_lock);
+}
 
 void asmc_clc_init(void)
 {
@@ -142,10 +158,11 @@ static int __asmc_clc_send(struct asmc_sock *smc, const void *buf, size_t len)
 static int __asmc_clc_send_decline(struct asmc_sock *smc, u32 reason,
 				   u8 version, bool out_of_sync)
 {
-	u8 buf[ASMC_CLC_DECL_LEN_V2];
+	u8 buf[ASMC_CLC_DECL_LEN_V2], id[8];
 	size_t len;
 
-	len = asmc_clc_decline_build(buf, sizeof(buf), asmc_system_peer_id,
+	asmc_clc_peer_id(id, NULL);
+	len = asmc_clc_decline_build(buf, sizeof(buf), id,
 				     reason, version, out_of_sync);
 	pr_debug("sock %p sends CLC decline 0x%08x v%u\n", smc, reason,
 		 version);
@@ -302,14 +319,26 @@ static void asmc_clc_note_peer(struct asmc_lgr *lgr,
 static int asmc_clc_bufs(struct asmc_sock *smc)
 {
 	struct asmc_conn *conn = &smc->conn;
+	struct net *net = sock_net(&smc->sk);
+	u32 want_rx = asmc_clc_rmb_want(smc);
+	u32 want_tx = asmc_clc_sndbuf_want(smc);
 	bool reused;
 
-	conn->rmb = asmc_buf_get(conn->lgr, true, asmc_clc_rmb_want(smc),
-				 &reused);
-	conn->sndbuf = asmc_buf_get(conn->lgr, false,
-				    asmc_clc_sndbuf_want(smc), &reused);
+	conn->rmb = asmc_buf_get(conn->lgr, true, want_rx, &reused);
+	if (conn->rmb)
+		asmc_stats_rmb(net, false, reused ? ASMC_STAT_RMB_REUSE :
+						    ASMC_STAT_RMB_ALLOC);
+	conn->sndbuf = asmc_buf_get(conn->lgr, false, want_tx, &reused);
+	if (conn->sndbuf)
+		asmc_stats_rmb(net, true, reused ? ASMC_STAT_RMB_REUSE :
+						   ASMC_STAT_RMB_ALLOC);
 	if (!conn->rmb || !conn->sndbuf)
 		return -ENOMEM;
+	/* memory was short: a smaller buffer than asked for */
+	if (conn->rmb->size < want_rx)
+		asmc_stats_rmb(net, false, ASMC_STAT_RMB_DGRADE);
+	if (conn->sndbuf->size < want_tx)
+		asmc_stats_rmb(net, true, ASMC_STAT_RMB_DGRADE);
 	conn->rmbe_size = conn->rmb->size;
 	conn->sndbuf_size = conn->sndbuf->size;
 	return 0;
@@ -334,7 +363,7 @@ static void asmc_clc_fill_accept(struct asmc_sock *smc, struct asmc_link *lnk,
 	a->type = type;
 	a->version = 2;
 	a->first_contact = first_contact;
-	memcpy(a->peer_id, asmc_system_peer_id, 8);
+	asmc_clc_peer_id(a->peer_id, lnk->sel.mac);
 	memcpy(a->gid, lnk->sel.gid, 16);
 	memcpy(a->mac, lnk->sel.mac, ETH_ALEN);
 	a->qpn = lnk->qp->qp_num;
@@ -482,8 +511,7 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 	prop.version = 2;
 	prop.v1_path = ASMC_PATH_NONE;
 	prop.v2_path = ASMC_PATH_R;
-	memcpy(asmc_system_peer_id + 2, sel.mac, ETH_ALEN);
-	memcpy(prop.peer_id, asmc_system_peer_id, 8);
+	asmc_clc_peer_id(prop.peer_id, sel.mac);
 	prop.n_ueid = n;
 	prop.ueids = &eids[0][0];
 	memcpy(prop.roce_v2_gid, sel.gid, 16);

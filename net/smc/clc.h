@@ -14,8 +14,6 @@ struct asmc_hs_result {
 	u32 peer_diag;		/* reason the peer gave in its Decline */
 };
 
-extern u8 asmc_system_peer_id[8];
-
 void asmc_clc_init(void);
 int asmc_clc_inject_set(char *spec);
 int asmc_clc_client_handshake(struct asmc_sock *smc,
