@@ -142,6 +142,11 @@ int asmc_rx_recvmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len,
 		return asmc_rx_oob(smc, msg, flags);
 
 	lock_sock(sk);
+	/* buffer events: a read larger than the RMB, a full RMB */
+	if (len > conn->rmbe_size)
+		asmc_stats_rmb(sock_net(sk), false, ASMC_STAT_RMB_SIZE_SM);
+	if (asmc_conn_rx_avail(conn) >= conn->rmbe_size)
+		asmc_stats_rmb(sock_net(sk), false, ASMC_STAT_RMB_FULL);
 	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
 	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
 	add_wait_queue(sk_sleep(sk), &wait);

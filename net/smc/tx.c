@@ -128,6 +128,9 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 		conn->sb_posted += len;
 		conn->tx_prod += len;
 		/* more waiting than the peer has room for: ask for an update */
+		if (!conn->tx_blocked && conn->sb_filled > conn->sb_posted)
+			asmc_stats_rmb(sock_net(&smc->sk), true,
+				       ASMC_STAT_RMB_FULL_PEER);
 		conn->tx_blocked = conn->sb_filled > conn->sb_posted;
 		asmc_cdc_prepare(smc, tx, buf);
 		spin_unlock_bh(&conn->lock);
@@ -231,6 +234,7 @@ int asmc_tx_sendmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len)
 {
 	struct asmc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
+	bool full_seen = false;
 	size_t copied = 0;
 	long timeo;
 	int rc = 0;
@@ -238,6 +242,13 @@ int asmc_tx_sendmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len)
 
 	lock_sock(sk);
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	/* buffer events: a write larger than our send buffer or than the
+	 * peer's RMB (counted once per call)
+	 */
+	if (len > conn->sndbuf_size)
+		asmc_stats_rmb(sock_net(sk), true, ASMC_STAT_RMB_SIZE_SM);
+	if (len > READ_ONCE(conn->peer_rmbe_size))
+		asmc_stats_rmb(sock_net(sk), true, ASMC_STAT_RMB_SIZE_SM_PEER);
 	while (copied < len) {
 		if (sk->sk_err) {
 			rc = sock_error(sk);
@@ -259,6 +270,10 @@ int asmc_tx_sendmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len)
 			break;
 		}
 		if (!asmc_tx_space(smc)) {
+			if (!full_seen)
+				asmc_stats_rmb(sock_net(sk), true,
+					       ASMC_STAT_RMB_FULL);
+			full_seen = true;
 			asmc_tx_push(smc, true);
 			rc = asmc_tx_wait_space(smc, &timeo);
 			if (rc)

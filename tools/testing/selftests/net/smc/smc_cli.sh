@@ -529,10 +529,16 @@ print(r1["tx_bytes"] - r0["tx_bytes"], r1["rx_bytes"] - r0["rx_bytes"],
       r1["srv_v2_succ"] - r0["srv_v2_succ"],
       b["fallback"]["client_total"] - a["fallback"]["client_total"],
       fb(b, "client", 0x03010000) - fb(a, "client", 0x03010000),
-      b["fallback"]["server_total"] - a["fallback"]["server_total"])
+      b["fallback"]["server_total"] - a["fallback"]["server_total"],
+      *(sum(r1[d + "_rmb_stats"][k] - r0[d + "_rmb_stats"][k]
+            for k in ("alloc_cnt", "reuse_cnt")) for d in ("tx", "rx")))
 PY
 )
 set -- $d
+# each end of the SMC-R connection got a send buffer and an RMB, new from
+# the link group or reused from its pool
+tap_check "stats: 2 send buffers and 2 RMBs allocated or reused (${8}/${9})" \
+	[ "${8}/${9}" = 2/2 ]
 echo "# stats deltas: tx $1 rx $2 client v2 $3 server v2 $4 fallbacks client $5 (0x03010000: $6) server $7"
 tap_check "stats: SMC-R tx bytes grew by the $want bytes both sides sent" [ "$1" = "$want" ]
 tap_check "stats: SMC-R rx bytes grew by the $want bytes both sides read" [ "$2" = "$want" ]
