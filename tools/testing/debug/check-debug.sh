@@ -110,11 +110,12 @@ export SMC_DEBUG_SRC_PREFIXES="$mb/smc $mb/holder $DEBUG_KDIR/. $DEBUG_KDIR ${SM
 export SMC_STEP_TIMEOUT=${SMC_STEP_TIMEOUT:-1800}
 # The subset that fits a debug kernel under TCG (SMC_TESTS= runs all): every
 # SMC-R path (socket API over SMC-R, hostile CLC, netlink object and diag
-# dumps, device removal; between hosts: transfers, interop, peer death).
+# dumps, injected faults, 1,000-connection churn, device removal; between
+# hosts: transfers, interop, eth0 down/up, peer death).
 # Left out: the 640 fallback socket-API cases, 100 module load cycles, the
 # capture-based fallback checks and the netlink/sysctl input checks, which
 # run no SMC-R code and take most of the time.
-export SMC_TESTS=${SMC_TESTS-smc_sockapi_smcr smc_hostile smc_nl_objects smc_diag smc_devremove smc_pair smc_smcr smc_interop smc_killpeer}
+export SMC_TESTS=${SMC_TESTS-smc_sockapi_smcr smc_hostile smc_nl_objects smc_diag smc_faults smc_churn smc_devremove smc_pair smc_smcr smc_interop smc_linkflap smc_killpeer}
 export SMC_VM_GUEST_ENV="SMC_KO SMC_HOLDER_KO SMC_KUNIT_KO SMC_STEP_TIMEOUT SMC_TESTS SMC_DEBUG_RUNNER ${SMC_VM_GUEST_ENV:-}"
 
 say "kernel $DEBUG_KREL ($SMC_VM_KERNEL), modules $SMC_VM_MODDIR"

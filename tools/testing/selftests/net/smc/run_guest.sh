@@ -51,8 +51,11 @@ single)
 	step smc_fallback ./smc_fallback.sh
 	step smc_netlink ./smc_netlink.sh
 	step smc_nl_objects ./smc_nl_objects.sh
+	step smc_nl_many ./smc_nl_many.sh
 	step smc_diag ./smc_diag.sh
 	step smc_trace ./smc_trace.sh
+	step smc_faults ./smc_faults.sh
+	step smc_churn ./smc_churn.sh
 	step smc_sysctl ./smc_sysctl.sh
 	step smc_cli ./smc_cli.sh
 	step smc_preload ./smc_preload.sh
@@ -63,6 +66,7 @@ pair)
 	step smc_pair ./smc_pair.sh "$guest"
 	step smc_smcr ./smc_smcr.sh "$guest"
 	step smc_interop ./smc_interop.sh "$guest"
+	step smc_linkflap ./smc_linkflap.sh "$guest"
 	step smc_preload_pair ./smc_preload_pair.sh "$guest"
 	# last: guest 1 powers off in the middle of it
 	step smc_killpeer ./smc_killpeer.sh "$guest"

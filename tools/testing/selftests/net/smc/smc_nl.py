@@ -2,7 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # Generic-netlink client for the SMC families (SMC_GEN_NETLINK, SMC_PNETID)
 # of <linux/smc.h>: every command, dumps printed as key=value lines.
-"""usage: smc_nl.py COMMAND [ARGS]
+"""usage: smc_nl.py [-b BYTES] COMMAND [ARGS]
+
+  -b BYTES                     receive buffer per recv() (default 1 MiB);
+                               the kernel fills at most that much per call,
+                               so a small one (4096) makes a dump continue
+                               over many calls; object dumps then also print
+                               recvs=R (recv() calls that carried objects)
 
   family NAME                  id= version= maxattr= of a genl family
   sysinfo                      SMC_NETLINK_GET_SYS_INFO
@@ -25,7 +31,8 @@
         KIND: str (with NUL), strn (without), u8 u16 u32 u64, hex, nest
         (VALUE of a nest: inner specs joined by '+'); prints replies
 
-Errors go to stderr as "smc_nl: ENAME: text[: kernel message]", exit 1.
+Errors go to stderr as "smc_nl: ENAME: text[: kernel message]", exit 1;
+a reply cut by a too small -b buffer is EMSGSIZE.
 """
 import errno
 import os
@@ -55,6 +62,7 @@ NLM_F_ACK_TLVS = 0x200
 NLMSG_ERROR = 2
 NLMSG_DONE = 3
 NLMSGERR_ATTR_MSG = 1
+MSG_TRUNC = 0x20
 
 # <linux/smc.h>
 SMC_GEN = "SMC_GEN_NETLINK"
@@ -165,7 +173,9 @@ def attrs_of(buf):
 
 
 class Genl:
-    def __init__(self):
+    def __init__(self, bufsize=1 << 20):
+        self.bufsize = bufsize
+        self.recvs = 0      # recv() calls that carried replies
         self.sk = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
                                 NETLINK_GENERIC)
         for opt in (NETLINK_CAP_ACK, NETLINK_EXT_ACK):
@@ -199,7 +209,10 @@ class Genl:
         self.sk.send(msg)
         replies = []
         while True:
-            data = self.sk.recv(1 << 20)
+            data, _, mflags, _ = self.sk.recvmsg(self.bufsize)
+            if mflags & MSG_TRUNC:
+                raise NlError(errno.EMSGSIZE, "reply cut by the -b buffer")
+            n = len(replies)
             off = 0
             while off + 16 <= len(data):
                 ln, typ, fl, rseq, _ = struct.unpack_from("=IHHII", data, off)
@@ -218,6 +231,8 @@ class Genl:
                         raise NlError(-err, self._err(body, fl)[1])
                     return replies
                 replies.append(body)
+            if flags & NLM_F_DUMP:
+                self.recvs += len(replies) > n
             if not flags & (NLM_F_DUMP | NLM_F_ACK):
                 return replies
 
@@ -344,7 +359,11 @@ def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
         print(__doc__, file=sys.stderr)
         return 2
-    g = Genl()
+    bufsize = None
+    if argv[1] == "-b" and len(argv) > 3:
+        bufsize = int(argv[2], 0)
+        argv = argv[:1] + argv[3:]
+    g = Genl(bufsize or 1 << 20)
     cmd, args = argv[1], argv[2:]
 
     if cmd == "family":
@@ -360,6 +379,8 @@ def main(argv):
         for r in reps:
             print(line(decode(r, layout)))
         print("count=%d" % len(reps))
+        if bufsize:
+            print("recvs=%d" % g.recvs)
     elif cmd == "stats":
         for r in g.call(SMC_GEN, SMC_NETLINK_GET_STATS, dump=True):
             for kv in nested(r, SMC_GEN_STATS, STATS):

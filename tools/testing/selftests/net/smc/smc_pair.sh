@@ -45,11 +45,12 @@ decl_s=$(smc_fallback_count 0x05000000 server)
 nodev_c=$(smc_fallback_count 0x03030008 client)
 nov6_c=$(smc_fallback_count 0x03030000 client)
 nosmc_c=$(smc_fallback_count 0x03010000 client)
+# (servers run side by side for the whole client sequence: -t bounds it all)
 
 if [ "$guest" = 1 ]; then
 	while read -r name cf sf port ver bytes conns; do
 		v6=; [ "$ver" = 6 ] && v6=-6
-		"$SMC_XFER" -s -q -f "$sf" $v6 -p "$port" -c "$conns" -t 120 &
+		"$SMC_XFER" -s -q -f "$sf" $v6 -p "$port" -c "$conns" -t 600 &
 		pid[$name]=$!
 	done <<<"$CASES"
 	while read -r name cf sf port ver bytes conns; do

@@ -53,9 +53,10 @@ pkts0=$(smc_rxe_pkts)
 declare -A pid
 
 if [ "$guest" = 1 ]; then
+	# servers run side by side for the whole client sequence: -t bounds it all
 	while read -r name port bytes conns copt sopt; do
 		[ "$sopt" = - ] && sopt=
-		"$SMC_XFER" -s -q -f smc -p "$port" -c "$conns" -t 300 $sopt &
+		"$SMC_XFER" -s -q -f smc -p "$port" -c "$conns" -t 1500 $sopt &
 		pid[$name]=$!
 	done <<<"$CASES"
 	smc_barrier servers 60

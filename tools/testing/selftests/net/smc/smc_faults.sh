@@ -1,0 +1,210 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Injected failures in the module's own calls (debugfs smc/fault/) during
+# connection setup and data transfer over the loopback SMC-R link: every
+# connection must still deliver verified data (a failed setup falls back to
+# TCP with the Decline reason counted) or end with an error, never hang;
+# every object is freed and the module unloads afterwards. On a kernel with
+# failslab/fail_page_alloc (the debug kernel) the same runs again with the
+# kernel's own injection on the test programs' allocations.
+#
+#   +----------------------------- guest ------------------------------+
+#   |  smc_xfer client --\                        /-- smc_xfer -s       |
+#   |             192.0.2.1 (eth0) --> rxe0 (loopback SMC-R)            |
+#   |                                                                   |
+#   |  /sys/kernel/debug/smc/fault/{sites,interval,times,injected}      |
+#   +-------------------------------------------------------------------+
+
+source "$(dirname "$0")/smc_lib.sh"
+
+ADDR=${SMC_TEST_ADDR4:-192.0.2.1}
+EID=SMC-FAULTS-TEST
+PORT=29800
+F=$SMC_DBG/fault
+DEADLINE=120	# per transfer: far beyond any timeout of the module
+
+fault_off() {
+	[ -d "$F" ] || return 0
+	echo 0 >"$F/sites"
+	echo 1 >"$F/interval"
+	echo -1 >"$F/times"
+}
+
+cleanup() {
+	fault_off
+	for k in /sys/kernel/debug/failslab /sys/kernel/debug/fail_page_alloc; do
+		[ -d $k ] && echo 0 >$k/probability
+	done
+	jobs -p | xargs -r kill 2>/dev/null
+	wait 2>/dev/null
+	python3 "$SMC_TESTDIR/smc_nl.py" ueid-del "$EID" >/dev/null 2>&1
+}
+trap cleanup EXIT
+
+# injected SITE: faults injected so far at SITE
+injected() {
+	awk -v s="$1" '$1 == s { print $5 }' "$F/injected"
+}
+
+# fault_on SITE INTERVAL TIMES: fail every INTERVAL-th call of SITE
+fault_on() {
+	local bit
+	bit=$(awk -v s="$1" '$1 == s { print $3 }' "$F/injected")
+	echo "$2" >"$F/interval"
+	echo "$3" >"$F/times"
+	printf '0x%x\n' $((1 << bit)) >"$F/sites"
+}
+
+# xfer NAME CONNS BYTES [client opts]: server and client, both must end
+# within DEADLINE; sets xrc_s/xrc_c to their exit codes (124: hung)
+xfer() {
+	local name=$1 conns=$2 bytes=$3
+	shift 3
+	PORT=$((PORT + 1))
+	timeout $DEADLINE "$SMC_XFER" -s -q -f smc -p $PORT -c "$conns" \
+		-t $DEADLINE 2>/tmp/faults.srv &
+	local spid=$!
+	smc_wait_port $PORT 10 || echo "# $name: server not listening"
+	timeout $DEADLINE "$SMC_XFER" -q -f smc -p $PORT -n "$bytes" \
+		-c "$conns" -t $DEADLINE "$@" "$ADDR" 2>/tmp/faults.cli
+	xrc_c=$?
+	wait $spid
+	xrc_s=$?
+}
+
+smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"
+[ -d "$F" ] || ksft_skip_all "this smc.ko has no fault injection knobs"
+ip -4 addr show | grep -q "inet $ADDR/" || ksft_skip_all "no interface with $ADDR"
+rdma link show rxe0/1 2>/dev/null | grep -q ACTIVE ||
+	ksft_skip_all "no active RDMA device rxe0"
+python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" || ksft_skip_all "cannot add a user EID"
+
+# 1. socket creation: socket() reports the failure, the next one works
+fault_on sock 1 1
+errs=$(python3 -c '
+import socket, errno
+try:
+    socket.socket(43, socket.SOCK_STREAM, 0)
+    print("none")
+except OSError as e:
+    print(errno.errorcode[e.errno])
+socket.socket(43, socket.SOCK_STREAM, 0).close()
+print("ok")' 2>&1 | tr '\n' ' ')
+fault_off
+if [[ "$errs" =~ ^(ENOBUFS|ENOMEM)\ ok ]]; then
+	tap_ok "socket() fails with ${BASH_REMATCH[1]} under injection, then works"
+else
+	tap_fail "socket() fails with ENOBUFS/ENOMEM under injection, then works (got: $errs)"
+fi
+
+# 2. setup faults: each site fails every 2nd, then every 5th call; every
+# connection must still carry verified data, set-up failures falling back
+# to TCP with a reason the peer and we count
+for run in clc:2 lgr:2 buf:2 verbs:2 clc:5 lgr:5 buf:5 verbs:5; do
+	site=${run%:*} every=${run#*:}
+	echo 1 >"$SMC_DBG/flush_idle"
+	i0=$(injected $site)
+	fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
+	c0=$(smc_obj_created conn)
+	fault_on $site $every -1
+	xfer "$site" 6 64K
+	fault_off
+	n=$(( $(injected $site) - i0 ))
+	fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
+	smcr=$(( ($(smc_obj_created conn) - c0) / 2 ))
+	if [ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n -gt 0 ]; then
+		tap_ok "$site faults (every $every): 6 connections verified ($n injected, $fb fallback ends, ~$smcr over SMC-R)"
+	else
+		tap_fail "$site faults (every $every): 6 connections verified (client $xrc_c, server $xrc_s, $n injected)"
+		tap_diag </tmp/faults.cli
+		tap_diag </tmp/faults.srv
+	fi
+	echo 1 >"$SMC_DBG/flush_idle"
+	smc_check_released "$site faults (every $every)" 30
+done
+
+# 3. transfer faults: one failed post in the middle of a transfer breaks
+# the link: both ends get an error (or finish), none hangs
+for site in post llc; do
+	i0=$(injected $site)
+	PORT=$((PORT + 1))
+	timeout $DEADLINE "$SMC_XFER" -s -q -f smc -p $PORT -c 2 -P \
+		-t $DEADLINE 2>/tmp/faults.srv &
+	spid=$!
+	smc_wait_port $PORT 10
+	timeout $DEADLINE "$SMC_XFER" -q -f smc -p $PORT -n 8M -c 2 -P \
+		-t $DEADLINE "$ADDR" 2>/tmp/faults.cli &
+	cpid=$!
+	sleep 2
+	fault_on $site 1 1
+	wait $cpid
+	xrc_c=$?
+	wait $spid
+	xrc_s=$?
+	fault_off
+	n=$(( $(injected $site) - i0 ))
+	if [ $xrc_c != 124 ] && [ $xrc_s != 124 ]; then
+		tap_ok "$site fault mid-transfer: both ends returned (client $xrc_c, server $xrc_s, $n injected)"
+	else
+		tap_fail "$site fault mid-transfer: both ends returned (client $xrc_c, server $xrc_s: 124 is hung)"
+		tap_diag </tmp/faults.cli
+		tap_diag </tmp/faults.srv
+	fi
+	echo 1 >"$SMC_DBG/flush_idle"
+	smc_check_released "$site fault mid-transfer" 60
+done
+
+# 4. the kernel's failslab/fail_page_alloc on the test programs' own
+# allocations (process context: socket, connect, send, receive)
+K=/sys/kernel/debug
+if [ -d $K/failslab ] && [ -d $K/fail_page_alloc ]; then
+	for k in failslab fail_page_alloc; do
+		echo 1 >$K/$k/task-filter
+		echo 5 >$K/$k/probability
+		echo -1 >$K/$k/times
+		echo 0 >$K/$k/interval
+		echo 0 >$K/$k/verbose
+		echo N >$K/$k/ignore-gfp-wait
+	done
+	hung=0
+	for r in 1 2 3; do
+		PORT=$((PORT + 1))
+		bash -c "echo 1 >/proc/self/make-it-fail; exec timeout $DEADLINE \
+			$SMC_XFER -s -q -f smc -p $PORT -c 3 -t 60" \
+			>/dev/null 2>&1 &
+		spid=$!
+		smc_wait_port $PORT 10
+		bash -c "echo 1 >/proc/self/make-it-fail; exec timeout $DEADLINE \
+			$SMC_XFER -q -f smc -p $PORT -n 1M -c 3 -t 60 $ADDR" \
+			>/dev/null 2>&1
+		[ $? = 124 ] && hung=$((hung + 1))
+		wait $spid
+		[ $? = 124 ] && hung=$((hung + 1))
+	done
+	for k in failslab fail_page_alloc; do echo 0 >$K/$k/probability; done
+	tap_check "failslab+fail_page_alloc (5%) on the programs: 3 runs, $hung hung" \
+		[ $hung = 0 ]
+	echo 1 >"$SMC_DBG/flush_idle"
+	smc_check_released "failslab/fail_page_alloc" 60
+else
+	tap_skip "failslab+fail_page_alloc on the programs" \
+		"kernel without CONFIG_FAILSLAB/CONFIG_FAIL_PAGE_ALLOC (the debug kernel has them)"
+fi
+
+# 5. afterwards: clean SMC-R again, and the module unloads
+fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
+c0=$(smc_obj_created conn)
+xfer after 2 1M
+c=$(( $(smc_obj_created conn) - c0 ))
+fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
+if [ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $c = 4 ] && [ $fb = 0 ]; then
+	tap_ok "after the faults: 2 x 1M verified over SMC-R, no fallback"
+else
+	tap_fail "after the faults: 2 x 1M verified over SMC-R (client $xrc_c, server $xrc_s, $c conns, $fb fallbacks)"
+fi
+echo 1 >"$SMC_DBG/flush_idle"
+smc_check_released "the faults scenario"
+python3 "$SMC_TESTDIR/smc_nl.py" ueid-del "$EID" >/dev/null 2>&1
+tap_check "module unloads after the faults" smc_unload
+smc_load
+tap_done

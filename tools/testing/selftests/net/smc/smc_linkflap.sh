@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The network goes away under a transfer: guest 0 takes eth0 (which rxe0
+# runs on) down for 5 s in the middle of an SMC-R transfer, then up again.
+# Each end's application must finish with verified data or get an error —
+# never hang; the broken link group and every object go away; once eth0 is
+# back, a new connection uses SMC-R again.
+#
+#   +---- guest 0 ----+        SMC-R         +---- guest 1 ----+
+#   | smc_xfer client |=====================>| smc_xfer -s     |
+#   | eth0 down 5 s,  |     eth0 (dgram)     |                 |
+#   | then up         |                      |                 |
+#   +-----------------+                      +-----------------+
+#
+# Usage: smc_linkflap.sh GUEST
+
+source "$(dirname "$0")/smc_lib.sh"
+guest=${1:-$GUEST}
+GUEST=$guest
+tap_prefix="smc_linkflap[$guest]"
+EID=SMC-FLAP-TEST
+PORT=29600
+PEER=192.0.2.2
+DOWN=5
+DEADLINE=120	# RDMA retries, TEST_LINK (30 s idle) and the close, with margin
+
+cleanup() {
+	ip link set eth0 up 2>/dev/null
+	jobs -p | xargs -r kill 2>/dev/null
+	wait 2>/dev/null
+	python3 "$SMC_TESTDIR/smc_nl.py" ueid-del "$EID" >/dev/null 2>&1
+}
+trap cleanup EXIT
+
+# wait_gone PID SECS: true when PID ended within SECS
+wait_gone() {
+	local i
+	for i in $(seq $(($2 * 10))); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# outcome WHO PID: the application returned within DEADLINE (data
+# verified or an error); a hang fails
+outcome() {
+	local rc
+	if wait_gone "$2" $DEADLINE; then
+		wait "$2"
+		rc=$?
+		[ $rc = 0 ] && r="finished, data verified" || r="got an error (exit $rc)"
+		tap_ok "$1 returned within $DEADLINE s after the flap: $r"
+	else
+		tap_fail "$1 returned within $DEADLINE s after the flap (still blocked)"
+		kill "$2"
+		wait "$2"
+	fi
+}
+
+smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"
+python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" || ksft_skip_all "no UEID"
+
+c0=$(smc_obj_created conn)
+if [ "$guest" = 1 ]; then
+	"$SMC_XFER" -s -q -f smc -p $PORT -c 1 -t 300 2>/tmp/flap.srv &
+	spid=$!
+	smc_barrier flap.listening 60
+	smc_barrier flap.running 60
+	outcome "server" $spid
+	tap_diag </tmp/flap.srv
+	c1=$(smc_obj_created conn)
+	"$SMC_XFER" -s -q -f smc -p $((PORT + 1)) -c 1 -t 120 &
+	spid=$!
+	smc_wait_port $((PORT + 1)) 10
+	smc_barrier flap.after 300
+	wait $spid
+	tap_check "new connection after the flap verified" [ $? = 0 ]
+	tap_check "it used SMC-R" [ $(( $(smc_obj_created conn) - c1 )) = 1 ]
+else
+	smc_barrier flap.listening 60
+	"$SMC_XFER" -q -f smc -p $PORT -n 1G -t 300 $PEER 2>/tmp/flap.cli &
+	cpid=$!
+	sleep 3
+	tap_check "transfer running over SMC-R before the flap" \
+		[ $(( $(smc_obj_created conn) - c0 )) = 1 ]
+	smc_barrier flap.running 60
+	ip link set eth0 down
+	sleep $DOWN
+	ip link set eth0 up
+	outcome "client" $cpid
+	tap_diag </tmp/flap.cli
+	# back: the RDMA port active and the peer reachable again
+	for i in $(seq 300); do
+		rdma link show rxe0/1 2>/dev/null | grep -q ACTIVE &&
+			ping -c 1 -W 1 $PEER >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	tap_check "rxe0 active and the peer reachable again" \
+		bash -c "rdma link show rxe0/1 | grep -q ACTIVE &&
+			 ping -c 1 -W 2 $PEER"
+	smc_barrier flap.after 300
+	c1=$(smc_obj_created conn)
+	fb1=$(smc_stat fallback_client)
+	tap_check "new connection after the flap: 1M each way, verified" \
+		"$SMC_XFER" -q -f smc -p $((PORT + 1)) -n 1M -t 120 $PEER
+	tap_check "it used SMC-R, no fallback" \
+		[ $(( $(smc_obj_created conn) - c1 )) = 1 -a \
+		  "$(smc_stat fallback_client)" = "$fb1" ]
+fi
+smc_barrier flap.done 300
+echo 1 >"$SMC_DBG/flush_idle"
+smc_check_released "the link flap" 60
+tap_done
