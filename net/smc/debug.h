@@ -52,7 +52,7 @@ enum asmc_fault_site {
 	ASMC_FAULT_LGR,		/* link group and link structs */
 	ASMC_FAULT_BUF,		/* RMBs and send buffers: memory, DMA map, MR */
 	ASMC_FAULT_VERBS,	/* PD, CQs, QPs, control slot arrays */
-	ASMC_FAULT_LLC,		/* queueing of received LLC requests */
+	ASMC_FAULT_LLC,		/* a received LLC request is lost */
 	ASMC_FAULT_POST,	/* ib_post_send of CDC/LLC/registration */
 	ASMC_FAULT_MAX
 };

@@ -478,8 +478,11 @@ void asmc_llc_rx(struct asmc_link *lnk, const u8 *buf, u32 len)
 		spin_unlock(&lnk->llc_lock);
 		return;
 	}
-	if (resp || lnk->llc_rx_qlen >= ASMC_LLC_RXQ_MAX) {
-		/* responses nobody waits for are dropped */
+	if (resp || lnk->llc_rx_qlen >= ASMC_LLC_RXQ_MAX ||
+	    asmc_fault(ASMC_FAULT_LLC)) {
+		/* responses nobody waits for are dropped (and, injected, a
+		 * request as if it had been lost)
+		 */
 		spin_unlock(&lnk->llc_lock);
 		return;
 	}
@@ -489,7 +492,7 @@ void asmc_llc_rx(struct asmc_link *lnk, const u8 *buf, u32 len)
 		spin_unlock(&lnk->llc_lock);
 		return;
 	}
-	q = ASMC_FAULTY(ASMC_FAULT_LLC, NULL, kmalloc(sizeof(*q), GFP_ATOMIC));
+	q = kmalloc(sizeof(*q), GFP_ATOMIC);
 	if (q) {
 		memcpy(q->msg, buf, ASMC_WR_MSG_LEN);
 		q->queued = jiffies;

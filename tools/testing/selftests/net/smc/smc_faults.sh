@@ -97,10 +97,10 @@ else
 	tap_fail "socket() fails with ENOBUFS/ENOMEM under injection, then works (got: $errs)"
 fi
 
-# 2. setup faults: each site fails every 2nd, then every 5th call; every
+# 2. setup faults: each site fails every 2nd, then every 5th (3rd) call; every
 # connection must still carry verified data, set-up failures falling back
 # to TCP with a reason the peer and we count
-for run in clc:2 lgr:2 buf:2 verbs:2 clc:5 lgr:5 buf:5 verbs:5; do
+for run in clc:2 lgr:2 buf:2 verbs:2 clc:5 lgr:3 buf:5 verbs:5; do
 	site=${run%:*} every=${run#*:}
 	echo 1 >"$SMC_DBG/flush_idle"
 	i0=$(injected $site)
@@ -123,9 +123,35 @@ for run in clc:2 lgr:2 buf:2 verbs:2 clc:5 lgr:5 buf:5 verbs:5; do
 	smc_check_released "$site faults (every $every)" 30
 done
 
-# 3. transfer faults: one failed post in the middle of a transfer breaks
-# the link: both ends get an error (or finish), none hangs
-for site in post llc; do
+# 3. a lost LLC request: the next connection's CONFIRM_RKEY gets no
+# answer; after 5 s that handshake falls back to TCP (0x09990001), its data
+# still arrives, and the connection after it uses SMC-R again
+xfer warm 1 1K
+# its closes (and their DELETE_RKEYs) done before the fault is armed
+for i in $(seq 100); do
+	[ "$(smc_obj_live conn)" = 0 ] && break
+	sleep 0.1
+done
+sleep 0.5
+i0=$(injected llc)
+fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
+fault_on llc 1 1
+xfer llc 2 64K
+fault_off
+n=$(( $(injected llc) - i0 ))
+fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
+if [ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n = 1 ] && [ $fb -ge 1 ]; then
+	tap_ok "lost LLC request: 2 connections verified ($fb fallback ends)"
+else
+	tap_fail "lost LLC request: 2 connections verified (client $xrc_c, server $xrc_s, $n injected, $fb fallback ends)"
+	grep fallback_reason "$SMC_DBG/stats" | tap_diag
+fi
+echo 1 >"$SMC_DBG/flush_idle"
+smc_check_released "a lost LLC request" 30
+
+# 4. a failed post in the middle of a transfer breaks the link: both ends
+# get an error (or finish), none hangs
+for site in post; do
 	i0=$(injected $site)
 	PORT=$((PORT + 1))
 	timeout $DEADLINE "$SMC_XFER" -s -q -f smc -p $PORT -c 2 -P \
@@ -154,7 +180,7 @@ for site in post llc; do
 	smc_check_released "$site fault mid-transfer" 60
 done
 
-# 4. the kernel's failslab/fail_page_alloc on the test programs' own
+# 5. the kernel's failslab/fail_page_alloc on the test programs' own
 # allocations (process context: socket, connect, send, receive)
 K=/sys/kernel/debug
 if [ -d $K/failslab ] && [ -d $K/fail_page_alloc ]; then
@@ -191,7 +217,7 @@ else
 		"kernel without CONFIG_FAILSLAB/CONFIG_FAIL_PAGE_ALLOC (the debug kernel has them)"
 fi
 
-# 5. afterwards: clean SMC-R again, and the module unloads
+# 6. afterwards: clean SMC-R again, and the module unloads
 fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
 c0=$(smc_obj_created conn)
 xfer after 2 1M
