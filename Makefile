@@ -14,7 +14,7 @@ TOOLS := tools/smc tools/smc_run
 
 export KVER KDIR
 
-.PHONY: all module debug clean install dkms-install check test demo intree-peer \
+.PHONY: all module debug clean install dkms-install check test demo intree-peer bench \
 	selftests-build tools check-debug fuzz help
 
 all: module
@@ -77,6 +77,11 @@ check-debug:
 demo: module selftests-build
 	$(VM)/run-suite.sh --demo
 
+# Benchmarks in two guests: raw RDMA, TCP, this module, Linux's net/smc;
+# writes Documentation/bench/ (BENCH_QUICK=1: a short smoke run).
+bench:
+	tools/testing/bench/run-bench.sh
+
 # libFuzzer targets of the wire decoders, FUZZ_SECONDS (60) each.
 fuzz:
 	$(MAKE) -C tools/testing/fuzz run
@@ -89,5 +94,6 @@ help:
 	@echo "make check-debug        the suite on a KASAN/lockdep/kmemleak kernel"
 	@echo "make demo               AF_SMC client/server across two guests"
 	@echo "make fuzz               fuzz the CLC/LLC/CDC decoders (FUZZ_SECONDS=60 each)"
+	@echo "make bench              raw RDMA/TCP/ours/net-smc benchmarks -> Documentation/bench"
 	@echo "make install            install into /lib/modules/KVER/updates"
 	@echo "make dkms-install       install with DKMS for KVER (dkms-uninstall removes it)"

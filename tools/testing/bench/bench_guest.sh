@@ -1,0 +1,514 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# In-guest runner of `make bench` (SMC_GUEST_RUNNER for run-suite.sh, pair
+# topology): guest 1 serves at 192.0.2.2, guest 0 measures from 192.0.2.1.
+#
+# Phases (BENCH_PHASES, default "raw tcp ours intree"), in this order:
+#   raw     perftest ib_write_bw / ib_write_lat over rxe0 (RoCE v2 GID)
+#   tcp     smc_bench -f tcp
+#   ours    smc_bench -f smc with $SRC/net/smc/smc.ko loaded
+#   intree  smc_bench -f smc with Linux's smc.ko (6.1 + the two rxe fixes,
+#           tools/testing/interop/build-intree-smc.sh) loaded instead
+# Socket workloads per phase: stream.bBUF (1 stream, SO_SNDBUF/SO_RCVBUF
+# BUF), stream.pN (N streams, default buffers), rr.sSIZE (request/response
+# latency), crr.cN (connect + 1 B request/response + close, N clients),
+# idle.kK (memory of K idle connections, measured first). Both guests walk the same plan
+# and meet at two barriers per test (ready, done), between which each
+# reads /proc/stat (CPU), rxe0's packet counters and, for ours, the
+# fallback counters. Results, one JSON object a line: guest 0 in
+# /results/bench.jsonl, guest 1 in /results/bench.g1.jsonl
+# (tools/testing/bench/report.py joins them by phase and test).
+#
+# BENCH_QUICK=1: ~2 s per measurement and one or two values per list.
+# BENCH_SECS overrides the measurement time. Prints TAP for the harness.
+#
+# Usage: bench_guest.sh pair N
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SRC=${SRC:-$(cd "$BENCH_DIR/../../.." && pwd)}
+# shellcheck source=../selftests/net/smc/smc_lib.sh
+source "$SRC/tools/testing/selftests/net/smc/smc_lib.sh"
+
+mode=${1:-pair}
+guest=${2:-${GUEST:-0}}
+GUEST=$guest
+tap_prefix="bench[$guest]"
+PEER=${BENCH_PEER:-192.0.2.2}
+# shared between the guests; another directory (and BENCH_PEER=127.0.0.1,
+# BENCH_NO_DROP_CACHES=1) runs both "guests" on one host for a dry run
+RES=${BENCH_RESULTS:-/results}
+EID=SMC-BENCH-EID
+PNET=PNETBENCH
+BENCH=$BENCH_DIR/smc_bench
+INTREE=${SMC_INTREE_DIR:-/var/tmp/smc-vm/intree-smc/$(uname -r)}
+NL="python3 $SMC_TESTDIR/smc_nl.py"
+
+if [ "$guest" = 0 ]; then OUT=$RES/bench.jsonl; else OUT=$RES/bench.g1.jsonl; fi
+
+if [ "${BENCH_QUICK:-0}" != 0 ]; then
+	QUICK=1
+	T=${BENCH_SECS:-2}
+	BUFS="65536 1048576"
+	PARS="4"
+	SIZES="1 65536"
+	CRRS="1 16"
+	IDLE_K=20
+	LAT_ITERS=200
+	RAW_BW_SIZES="65536"
+else
+	QUICK=0
+	T=${BENCH_SECS:-10}
+	BUFS="65536 131072 524288 1048576"
+	PARS="4 16"
+	SIZES="1 64 4096 65536"
+	CRRS="1 16"
+	IDLE_K=100
+	LAT_ITERS=1000
+	RAW_BW_SIZES="65536 1048576"
+fi
+PHASES=${BENCH_PHASES:-raw tcp ours intree}
+
+echo "TAP version 13"
+echo "# bench guest $guest, mode $mode, kernel $(uname -r), quick=$QUICK, T=$T s"
+[ "$mode" = pair ] || { echo "usage: $0 pair N" >&2; exit 2; }
+
+cleanup() {
+	jobs -p | xargs -r kill 2>/dev/null
+	wait 2>/dev/null
+}
+trap cleanup EXIT
+
+emit() { printf '%s\n' "$1" >>"$OUT"; }
+
+# bench_barrier NAME [TIMEOUT]: smc_barrier (smc_lib.sh) on $RES
+bench_barrier() {
+	local name=$1 t=${2:-120} other=$((1 - guest)) i
+	touch "$RES/barrier.$name.$guest"
+	for i in $(seq $((t * 10))); do
+		[ -e "$RES/barrier.$name.$other" ] && return 0
+		sleep 0.1
+	done
+	echo "# barrier $name: no sign of guest $other after $t s"
+	return 1
+}
+
+# JSON string body: drop quotes, backslashes and control characters
+jstr() { printf '%s' "$*" | tr -d '"\\' | tr -c '[:print:]' ' '; }
+
+# cpu_read: "busy total" jiffies of all CPUs (busy = user nice system irq
+# softirq; total adds idle iowait steal)
+cpu_read() {
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' /proc/stat
+}
+
+fallbacks() {
+	if smc_is_ours_loaded; then
+		echo $(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
+	else
+		echo 0
+	fi
+}
+
+# snap_begin / snap_end: counters around one measurement; snap_json prints
+# the fields (CPU jiffies, USER_HZ, rxe packets, our fallbacks)
+snap_begin() {
+	read -r c_busy0 c_total0 <<<"$(cpu_read)"
+	rxe0_=$(smc_rxe_pkts)
+	fb0_=$(fallbacks)
+	t0_=$(date +%s.%N)
+}
+snap_end() {
+	read -r c_busy1 c_total1 <<<"$(cpu_read)"
+	rxe1_=$(smc_rxe_pkts)
+	fb1_=$(fallbacks)
+	t1_=$(date +%s.%N)
+}
+snap_json() {
+	printf '"cpu_busy_jiffies":%d,"cpu_total_jiffies":%d,"user_hz":%d,"ncpu":%d,"wall_s":%s,"rxe_pkts":%d,"fallbacks":%d' \
+		$((c_busy1 - c_busy0)) $((c_total1 - c_total0)) "$(getconf CLK_TCK)" \
+		"$(nproc)" "$(awk -v a="$t0_" -v b="$t1_" 'BEGIN { printf "%.3f", b - a }')" \
+		$((rxe1_ - rxe0_)) $((fb1_ - fb0_))
+}
+
+# merge LINE FIELDS: the JSON object LINE with more fields added
+merge() {
+	local line=$1
+	case $line in
+	'{'*'}') printf '%s,%s}' "${line%\}}" "$2" ;;
+	*) return 1 ;;
+	esac
+}
+
+# stop_pid PID: SIGTERM, then SIGKILL after 5 s; never waits longer
+stop_pid() {
+	local i
+	kill -TERM "$1" 2>/dev/null
+	for i in $(seq 50); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
+# wait_line FILE PATTERN SECS: until FILE has a line matching PATTERN
+wait_line() {
+	local i
+	for i in $(seq $(($3 * 10))); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# ------------------------------------------------------------- modules
+
+unload_smc() {
+	local i
+	[ -d /sys/module/smc ] || return 0
+	echo 1 >"$SMC_DBG/flush_idle" 2>/dev/null
+	for i in $(seq 600); do
+		rmmod smc_diag 2>/dev/null
+		rmmod smc 2>/dev/null && return 0
+		[ -d /sys/module/smc ] || return 0
+		[ $((i % 20)) = 0 ] && echo 1 >"$SMC_DBG/flush_idle" 2>/dev/null
+		sleep 0.1
+	done
+	echo "rmmod smc failed after 60 s" >&2
+	return 1
+}
+
+# prints a reason and fails when the phase's module cannot be set up
+setup_module() { # ours|intree|none
+	case $1 in
+	none)
+		[ -d /sys/module/smc ] || return 0
+		unload_smc 2>&1 || return 1
+		;;
+	ours)
+		smc_is_ours_loaded || { unload_smc && smc_load; } 2>&1 ||
+			{ echo "cannot load $SMC_KO"; return 1; }
+		$NL ueid-add "$EID" >/dev/null 2>&1 || { echo "ueid-add $EID failed"; return 1; }
+		;;
+	intree)
+		[ -f "$INTREE/smc.ko" ] || { echo "in-tree smc not built ($INTREE)"; return 1; }
+		unload_smc 2>&1 || return 1
+		modprobe -q ib_core 2>/dev/null
+		insmod "$INTREE/smc.ko" 2>&1 || { echo "insmod $INTREE/smc.ko failed"; return 1; }
+		$NL pnet-add "$PNET" eth0 rxe0 1 >/dev/null 2>&1 || { echo "pnet-add failed"; return 1; }
+		$NL ueid-add "$EID" >/dev/null 2>&1 || { echo "ueid-add $EID failed"; return 1; }
+		;;
+	esac
+	return 0
+}
+
+# phase_start PHASE MODULE: both guests set up and agree; 0 when both are
+# ready, else the phase is reported as skipped with both guests' reasons
+phase_start() {
+	local phase=$1 why other
+	why=$(setup_module "$2" | tr '\n' ' ')
+	if [ -z "$why" ] && [ "$2" != none ] && [ "$phase" != raw ]; then
+		[ -d /sys/module/smc ] || why="no smc module after loading"
+	fi
+	if [ "$phase" = raw ] && [ -z "$why" ]; then
+		modprobe -q ib_uverbs 2>/dev/null
+		command -v ib_write_bw >/dev/null || why="perftest not installed"
+		[ -n "$why" ] || GID=$(raw_gid) || why="no IPv4 RoCE v2 GID on rxe0"
+	fi
+	if [ -z "$why" ] && ! rdma link 2>/dev/null | grep -q "rxe0.*ACTIVE" &&
+	   [ "$phase" != tcp ]; then
+		why="no active rxe0"
+	fi
+	echo "${why:-ok}" >"$RES/phase.$phase.$guest"
+	if ! bench_barrier "$phase.setup" 300; then
+		why="${why:+$why; }peer guest did not reach the phase"
+	fi
+	other=$(cat "$RES/phase.$phase.$((1 - guest))" 2>/dev/null)
+	[ "$other" = ok ] || why="${why:+$why; }guest $((1 - guest)): ${other:-no status}"
+	if [ -n "$why" ]; then
+		tap_skip "phase $phase" "$why"
+		emit "{\"type\":\"phase\",\"phase\":\"$phase\",\"guest\":$guest,\"status\":\"skipped\",\"reason\":\"$(jstr "$why")\"}"
+		return 1
+	fi
+	emit "{\"type\":\"phase\",\"phase\":\"$phase\",\"guest\":$guest,\"status\":\"ok\",\"module\":\"$2\"$(modinfo_json)}"
+	return 0
+}
+
+modinfo_json() {
+	[ -d /sys/module/smc ] || return 0
+	printf ',"srcversion":"%s","ours":%s' \
+		"$(cat /sys/module/smc/srcversion 2>/dev/null)" \
+		"$(smc_is_ours_loaded && echo true || echo false)"
+}
+
+# ------------------------------------------------------------- raw RDMA
+
+# index of rxe0's RoCE v2 GID that holds an IPv4-mapped address
+raw_gid() {
+	local d=/sys/class/infiniband/rxe0/ports/1 f i g t
+	for f in "$d"/gids/*; do
+		i=${f##*/}
+		g=$(cat "$f" 2>/dev/null) || continue
+		t=$(cat "$d/gid_attrs/types/$i" 2>/dev/null) || continue
+		case $g in
+		0000:0000:0000:0000:0000:ffff:*)
+			case $t in *"v2"*) echo "$i"; return 0 ;; esac ;;
+		esac
+	done
+	return 1
+}
+
+# raw_test KIND(bw|lat) SIZE PORT
+raw_test() {
+	local kind=$1 size=$2 port=$3 test="$1.s$2" args out spid line i json
+	args=(-d rxe0 -i 1 -x "$GID" -p "$port" -s "$size" -F)
+	if [ "$kind" = bw ]; then
+		args+=(-D "$T" --report_gbits)
+		kind=ib_write_bw
+	else
+		args+=(-n "$LAT_ITERS")
+		kind=ib_write_lat
+	fi
+	out=/tmp/raw.$test.$guest
+	if [ "$guest" = 1 ]; then
+		timeout -k 5 $((T * 3 + 240)) "$kind" "${args[@]}" >"$out" 2>&1 &
+		spid=$!
+		sleep 1
+		bench_barrier "raw.$test.ready" 300
+		snap_begin
+		bench_barrier "raw.$test.done" $((T * 3 + 300))
+		snap_end
+		stop_pid "$spid"
+		emit "{\"phase\":\"raw\",\"test\":\"$test\",\"guest\":1,\"role\":\"server\",$(snap_json)}"
+		tap_ok "raw $test (server side)"
+		return
+	fi
+	bench_barrier "raw.$test.ready" 300
+	snap_begin
+	# the server may still be starting: retry a refused out-of-band connect
+	for i in $(seq 10); do
+		timeout -k 5 $((T * 3 + 180)) "$kind" "${args[@]}" "$PEER" >"$out" 2>&1
+		grep -q "Couldn't connect\|Unable to open file descriptor" "$out" || break
+		sleep 1
+	done
+	snap_end
+	bench_barrier "raw.$test.done" 300
+	if [ "$kind" = ib_write_bw ]; then
+		# #bytes #iterations BW-peak BW-average[Gb/s] MsgRate[Mpps]
+		line=$(awk -v s="$size" '$1 == s && NF >= 5 { l = $0 } END { print l }' "$out")
+		json=$(awk -v s="$size" '$1 == s && NF >= 5 { it = $2; bw = $4 }
+			END { if (bw != "") printf "\"mode\":\"rdma_write_bw\",\"size\":%d,\"iters\":%d,\"gbit_per_s\":%s,\"bytes_per_s\":%.0f,\"mbit_per_s\":%.2f", s, it, bw, bw * 125000000, bw * 1000 }' "$out")
+	else
+		# #bytes #iter t_min t_max t_typical t_avg t_stdev 99% 99.9% [usec]
+		line=$(awk -v s="$size" '$1 == s && NF >= 9 { l = $0 } END { print l }' "$out")
+		json=$(awk -v s="$size" '$1 == s && NF >= 9 { split($0, f) }
+			END { if (f[1] != "") printf "\"mode\":\"rdma_write_lat\",\"size\":%d,\"count\":%d,\"min_us\":%s,\"max_us\":%s,\"p50_us\":%s,\"mean_us\":%s,\"stdev_us\":%s,\"p99_us\":%s,\"p999_us\":%s", s, f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9] }' "$out")
+	fi
+	if [ -n "$json" ]; then
+		emit "{\"phase\":\"raw\",\"test\":\"$test\",\"guest\":0,\"role\":\"client\",$json,\"raw_line\":\"$(jstr "$line")\",$(snap_json)}"
+		tap_ok "raw $test"
+	else
+		emit "{\"phase\":\"raw\",\"test\":\"$test\",\"guest\":0,\"role\":\"client\",\"error\":\"$(jstr "$(tail -n 3 "$out")")\",$(snap_json)}"
+		tap_fail "raw $test: no result"
+		tail -n 20 "$out" | tap_diag
+	fi
+}
+
+run_raw() {
+	local s port=18600
+	for s in $RAW_BW_SIZES; do
+		raw_test bw "$s" $port; port=$((port + 1))
+	done
+	for s in $SIZES; do
+		raw_test lat "$s" $port; port=$((port + 1))
+	done
+}
+
+# ------------------------------------------------------------- sockets
+
+# sock_test PHASE FAMILY PORT TEST MODE SERVER-ARGS CLIENT-ARGS
+sock_test() {
+	local phase=$1 fam=$2 port=$3 test=$4 mode=$5 sargs=$6 cargs=$7
+	local out=/tmp/bench.$phase.$test.$guest spid line summary rc
+	if [ "$guest" = 1 ]; then
+		# shellcheck disable=SC2086 # word lists
+		"$BENCH" -s -f "$fam" -p "$port" $sargs -t $((T * 3 + 400)) >"$out" 2>&1 &
+		spid=$!
+		wait_line "$out" listening 30 || echo "# $phase $test: server not listening: $(head -c 300 "$out")"
+		bench_barrier "$phase.$test.ready" 300
+		snap_begin
+		bench_barrier "$phase.$test.done" $((T * 3 + 300))
+		snap_end
+		stop_pid "$spid"
+		summary=$(grep '"accepted"' "$out" | tail -n 1)
+		emit "{\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":1,\"role\":\"server\",$(snap_json)${summary:+,\"server\":$summary}}"
+		tap_ok "$phase $test (server side)"
+		return
+	fi
+	bench_barrier "$phase.$test.ready" 300
+	snap_begin
+	# shellcheck disable=SC2086
+	timeout -k 5 $((T * 3 + 250)) "$BENCH" -m "$mode" -f "$fam" -p "$port" $cargs -t "$T" \
+		-x "\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":0" "$PEER" >"$out" 2>&1
+	rc=$?
+	snap_end
+	bench_barrier "$phase.$test.done" 300
+	line=$(grep '^{' "$out" | tail -n 1)
+	if line=$(merge "$line" "\"rc\":$rc,$(snap_json)"); then
+		emit "$line"
+		case $line in
+		*'"errors":0,'*) ;;
+		*) echo "# $phase $test: errors: $(grep '^{' "$out" | tail -n 1)" ;;
+		esac
+		case $line in
+		*'"error":'* | *'"count":0,'* | *'"streams_ok":0,'*)
+			tap_fail "$phase $test: no measurement"
+			tap_diag <"$out" ;;
+		*) tap_ok "$phase $test" ;;
+		esac
+	else
+		emit "{\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":0,\"role\":\"client\",\"error\":\"no result, exit status $rc: $(jstr "$(tail -n 3 "$out")")\",$(snap_json)}"
+		tap_fail "$phase $test (exit status $rc)"
+		tail -n 20 "$out" | tap_diag
+	fi
+}
+
+# mem_read: FREE AVAIL SLAB SUNRECLAIM KSTACK PAGETABLES (KiB). FREE is the
+# buddy allocator's free pages plus the per-CPU page lists: MemFree leaves
+# the latter out, and they absorb allocations of up to a few MiB unseen.
+mem_read() {
+	sync
+	[ -n "${BENCH_NO_DROP_CACHES:-}" ] || echo 3 >/proc/sys/vm/drop_caches 2>/dev/null
+	sleep 1
+	awk -v kb=$(($(getconf PAGESIZE) / 1024)) '
+		$1 == "pages" && $2 == "free" { f += $3 }
+		$1 == "count:" { c += $2 }
+		END { printf "%d ", (f + c) * kb }' /proc/zoneinfo
+	awk '{ v[$1] = $2 }
+		END { print v["MemAvailable:"] + 0, v["Slab:"] + 0, v["SUnreclaim:"] + 0,
+			    v["KernelStack:"] + 0, v["PageTables:"] + 0 }' /proc/meminfo
+}
+
+# idle_test PHASE FAMILY PORT: memory of IDLE_K idle connections, both
+# sides. One connection opened before the baseline and held throughout
+# makes the SMC link group (QPs, ...) part of the baseline: the figure is
+# the cost of one more connection.
+idle_test() {
+	local phase=$1 fam=$2 port=$3 test=idle.k$IDLE_K out spid cpid wpid n=0 line
+	local f0 a0 s0 u0 k0 p0 f1 a1 s1 u1 k1 p1 x
+	out=/tmp/bench.$phase.$test.$guest
+	x="\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":0"
+	if [ "$guest" = 1 ]; then
+		"$BENCH" -s -f "$fam" -p "$port" -t $((IDLE_K + 900)) >"$out" 2>&1 &
+		spid=$!
+		wait_line "$out" listening 30
+	fi
+	bench_barrier "$phase.$test.ready" 300
+	if [ "$guest" = 0 ]; then
+		"$BENCH" -m idle -f "$fam" -p "$port" -P 1 -t $((IDLE_K + 900)) -x "$x" \
+			"$PEER" >"$out.warm" 2>&1 &
+		wpid=$!
+		wait_line "$out.warm" '"state":"open"' 60 ||
+			echo "# $phase $test: warm-up connection not opened in time"
+	fi
+	bench_barrier "$phase.$test.warm" 300
+	read -r f0 a0 s0 u0 k0 p0 <<<"$(mem_read)"
+	bench_barrier "$phase.$test.base" 300
+	if [ "$guest" = 0 ]; then
+		"$BENCH" -m idle -f "$fam" -p "$port" -P "$IDLE_K" -t $((IDLE_K + 600)) \
+			-x "$x" "$PEER" >"$out" 2>&1 &
+		cpid=$!
+		wait_line "$out" '"state":"open"' $((IDLE_K + 120)) ||
+			echo "# $phase $test: idle connections not opened in time"
+		sleep 2
+	fi
+	bench_barrier "$phase.$test.open" $((IDLE_K + 300))
+	read -r f1 a1 s1 u1 k1 p1 <<<"$(mem_read)"
+	bench_barrier "$phase.$test.measured" 300
+	if [ "$guest" = 0 ]; then
+		stop_pid "$cpid"
+		stop_pid "$wpid"
+		line=$(grep '"state":"open"' "$out" | tail -n 1)
+		n=$(sed -n 's/.*"opened":\([0-9]*\).*/\1/p' <<<"$line")
+	else
+		# the server counts what it accepted, less the warm-up connection
+		sleep 3
+		stop_pid "$spid"
+		n=$(sed -n 's/.*"accepted":\([0-9]*\).*/\1/p' "$out" | tail -n 1)
+		[ "${n:-0}" -gt 0 ] && n=$((n - 1))
+	fi
+	n=${n:-0}
+	: "${f0:=0}" "${f1:=0}"
+	emit "{\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":$guest,\"mode\":\"idle\",\"family\":\"$fam\",\"conns\":$n,\"free_kib_before\":$f0,\"free_kib_after\":$f1,\"free_delta_kib\":$((f0 - f1)),\"memavail_delta_kib\":$((a0 - a1)),\"slab_delta_kib\":$((s1 - s0)),\"sunreclaim_delta_kib\":$((u1 - u0)),\"kstack_delta_kib\":$((k1 - k0)),\"pagetables_delta_kib\":$((p1 - p0))$([ "$n" -gt 0 ] && printf ',"kib_per_conn":%.2f' "$(awk -v d=$((f0 - f1)) -v n="$n" 'BEGIN { print d / n }')")}"
+	bench_barrier "$phase.$test.done" 300
+	if [ "$n" -gt 0 ]; then
+		tap_ok "$phase $test ($n connections)"
+	else
+		tap_fail "$phase $test: no idle connection opened"
+		tap_diag <"$out"
+	fi
+}
+
+# socket workloads of one phase; ports BASE + index
+run_sockets() {
+	local phase=$1 fam=$2 port=$3 b p s c
+	# first: no buffers of earlier tests are pooled for reuse yet
+	idle_test "$phase" "$fam" "$port"
+	port=$((port + 1))
+	for b in $BUFS; do
+		sock_test "$phase" "$fam" "$port" "stream.b$b" stream "-b $b" "-b $b -P 1"
+		port=$((port + 1))
+	done
+	for p in $PARS; do
+		sock_test "$phase" "$fam" "$port" "stream.p$p" stream "" "-P $p"
+		port=$((port + 1))
+	done
+	for s in $SIZES; do
+		sock_test "$phase" "$fam" "$port" "rr.s$s" rr "" "-S $s"
+		port=$((port + 1))
+	done
+	for c in $CRRS; do
+		sock_test "$phase" "$fam" "$port" "crr.c$c" crr "" "-P $c"
+		port=$((port + 1))
+	done
+}
+
+# ------------------------------------------------------------- main
+
+[ -x "$BENCH" ] || { tap_fail "smc_bench built ($BENCH)"; exit 1; }
+# SO_SNDBUF/SO_RCVBUF are capped at net.core.[rw]mem_max (208 KiB by
+# default): lift the caps so that the 512 KiB and 1 MiB cases are what
+# they say (the guests are thrown away afterwards)
+if [ -z "${BENCH_KEEP_SYSCTL:-}" ]; then
+	echo 16777216 >/proc/sys/net/core/rmem_max
+	echo 16777216 >/proc/sys/net/core/wmem_max
+fi
+if [ "$guest" = 0 ]; then
+	: >"$OUT"
+	emit "{\"type\":\"env\",\"guest\":0,\"kernel\":\"$(uname -r)\",\"ncpu\":$(nproc),\"mem_kib\":$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo),\"cpu_model\":\"$(jstr "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")\",\"quick\":$QUICK,\"secs\":$T,\"phases\":\"$PHASES\",\"bufs\":\"$BUFS\",\"pars\":\"$PARS\",\"sizes\":\"$SIZES\",\"crr\":\"$CRRS\",\"idle_conns\":$IDLE_K,\"rmem_max\":$(cat /proc/sys/net/core/rmem_max),\"wmem_max\":$(cat /proc/sys/net/core/wmem_max),\"lat_iters\":$LAT_ITERS,\"date\":\"$(date -u +%FT%TZ)\"}"
+else
+	: >"$OUT"
+fi
+# both guests up (and the peer reachable) before anything is measured
+bench_barrier start 300
+[ "$guest" = 1 ] && peer=192.0.2.1 || peer=$PEER
+for i in $(seq 100); do ping -c 1 -W 1 "$peer" >/dev/null 2>&1 && break; sleep 0.2; done
+
+for phase in $PHASES; do
+	echo "# --- phase $phase ($(date -u +%T))"
+	case $phase in
+	raw) phase_start raw none && run_raw ;;
+	tcp) phase_start tcp none && run_sockets tcp tcp 30000 ;;
+	ours) phase_start ours ours && run_sockets ours smc 31000 ;;
+	intree) phase_start intree intree && run_sockets intree smc 32000 ;;
+	*) tap_skip "phase $phase" "unknown phase" ;;
+	esac
+	bench_barrier "$phase.end" 600
+	if [ "$phase" = ours ] && smc_is_ours_loaded; then
+		echo "# ours after the phase:"
+		grep -E '^(fallback|conn|lgr|link)' "$SMC_DBG/stats" 2>/dev/null | head -n 20 | tap_diag
+	fi
+done
+bench_barrier finished 600
+echo "# bench guest $guest done"
+tap_done

@@ -1,0 +1,501 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+# Turns the JSON lines of a `make bench` run (bench_guest.sh) into
+# results.json, results.md (numbers and ratios) and throughput.png (gnuplot).
+"""Usage: report.py RESULTS-DIR OUT-DIR [--host-env FILE] [--suite-log FILE]
+                 [--work DIR]   (gnuplot's data and script, default OUT-DIR)
+
+RESULTS-DIR holds bench.jsonl (guest 0) and bench.g1.jsonl (guest 1), or a
+pair/ directory with them. Missing phases, tests or files never stop the
+report: their cells read "missing" with the reason where one is known.
+"""
+
+import datetime
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+PHASES = ("raw", "tcp", "ours", "intree")
+PHASE_TITLE = {"raw": "raw RDMA", "tcp": "TCP", "ours": "ours (AF_SMC)",
+               "intree": "Linux net/smc 6.1"}
+GIB = float(1 << 30)
+
+
+def read_jsonl(path):
+    out, bad = [], 0
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    out.append(json.loads(line))
+                except ValueError:
+                    bad += 1
+    except OSError:
+        pass
+    return out, bad
+
+
+def find_inputs(rdir):
+    for d in (rdir, os.path.join(rdir, "pair")):
+        if os.path.exists(os.path.join(d, "bench.jsonl")):
+            return d
+    return rdir
+
+
+def num(v):
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) and \
+        math.isfinite(v) else None
+
+
+def cpu_seconds(rec):
+    if not rec:
+        return None
+    j, hz = num(rec.get("cpu_busy_jiffies")), num(rec.get("user_hz")) or 100
+    # no jiffies passed at all: /proc/stat was not read
+    if j is None or not num(rec.get("cpu_total_jiffies")):
+        return None
+    return j / hz
+
+
+class Data:
+    def __init__(self, records):
+        self.env = {}
+        self.phase = {}       # phase -> {"status", "reason"}
+        self.client = {}      # (phase, test) -> record of guest 0
+        self.server = {}      # (phase, test) -> record of guest 1
+        for r in records:
+            if r.get("type") == "env":
+                self.env = r
+            elif r.get("type") == "phase":
+                p = r.get("phase")
+                cur = self.phase.get(p)
+                # a skip reported by either guest wins
+                if cur is None or r.get("status") != "ok":
+                    if cur is None or cur.get("status") == "ok":
+                        self.phase[p] = {"status": r.get("status"),
+                                         "reason": r.get("reason", "")}
+            elif "phase" in r and "test" in r:
+                key = (r["phase"], r["test"])
+                g = r.get("guest", 0)
+                if r.get("state") == "closed":
+                    continue
+                (self.server if g == 1 else self.client)[key] = r
+
+    def status(self, phase):
+        st = self.phase.get(phase)
+        if st is None:
+            return "not run"
+        if st["status"] != "ok":
+            return "skipped: " + (st.get("reason") or "?")
+        return "ok"
+
+
+def fmt(v, digits=None):
+    if v is None:
+        return "missing"
+    if digits is None:
+        digits = 0 if abs(v) >= 100 else (1 if abs(v) >= 10 else 2)
+    return f"{v:,.{digits}f}"
+
+
+def ratio(a, b):
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+def build_rows(d):
+    """Rows: dict(metric, unit, better, values{phase: v}, notes{phase: s})."""
+    # without guest 0's env line (it died early): the full run's lists
+    env = d.env
+    bufs = (env.get("bufs") or "65536 131072 524288 1048576").split()
+    pars = (env.get("pars") or "4 16").split()
+    sizes = (env.get("sizes") or "1 64 4096 65536").split()
+    crrs = (env.get("crr") or "1 16").split()
+    idle = env.get("idle_conns") or 100
+    rows = []
+
+    def note_for(phase, test, rec):
+        notes = []
+        if rec is None:
+            return "missing"
+        if rec.get("error"):
+            notes.append("error: " + str(rec["error"])[:60])
+        if num(rec.get("errors")):
+            notes.append(f"{rec['errors']} errors")
+        if num(rec.get("stuck")):
+            notes.append(f"{rec['stuck']} stuck")
+        if phase in ("ours", "intree"):
+            if num(rec.get("fallbacks")):
+                notes.append(f"{rec['fallbacks']} TCP fallbacks")
+            pk = num(rec.get("rxe_pkts"))
+            b = num(rec.get("bytes")) or 0
+            if pk is not None and (pk == 0 or (b and pk < b / 4096 / 4)):
+                notes.append(f"only {pk} RoCE packets: not SMC-R?")
+        return "; ".join(notes)
+
+    def add(metric, unit, better, getter, tests):
+        vals, notes = {}, {}
+        for p in PHASES:
+            t = tests.get(p)
+            if t is None:
+                continue
+            rec = d.client.get((p, t))
+            v = getter(rec, d.server.get((p, t))) if rec else None
+            vals[p] = num(v)
+            n = note_for(p, t, rec)
+            if n:
+                notes[p] = n
+        rows.append({"metric": metric, "unit": unit, "better": better,
+                     "tests": tests, "values": vals, "notes": notes})
+
+    sock = ("tcp", "ours", "intree")
+    raw_bw = f"bw.s{65536}"
+    for b in bufs:
+        t = f"stream.b{b}"
+        tests = {p: t for p in sock}
+        tests["raw"] = raw_bw
+        kib = int(b) // 1024
+        size = f"{kib // 1024} MiB" if kib % 1024 == 0 else f"{kib} KiB"
+        add(f"stream, 1 connection, SO_SNDBUF/SO_RCVBUF {size}",
+            "Mbit/s", "higher", lambda c, s: c.get("mbit_per_s"), tests)
+    for n in pars:
+        t = f"stream.p{n}"
+        tests = {p: t for p in sock}
+        tests["raw"] = raw_bw
+        add(f"stream, {n} parallel connections, default buffers", "Mbit/s",
+            "higher", lambda c, s: c.get("mbit_per_s"), tests)
+    for s in sizes:
+        tests = {p: f"rr.s{s}" for p in sock}
+        tests["raw"] = f"lat.s{s}"
+        for q in ("p50", "p99"):
+            # perftest reports half the round trip: doubled to compare
+            def get(c, srv, q=q):
+                v = num(c.get(q + "_us"))
+                if v is not None and c.get("mode") == "rdma_write_lat":
+                    v *= 2
+                return v
+            add(f"request/response {s} B, {q} round trip", "us", "lower",
+                get, tests)
+    for n in crrs:
+        add(f"connect + 1 B request/response + close, {n} client"
+            f"{'s' if n != '1' else ''}", "conn/s", "higher",
+            lambda c, s: c.get("conns_per_s"), {p: f"crr.c{n}" for p in sock})
+
+    def cpu_per_gib(c, s):
+        b = num(c.get("bytes")) or 0
+        c0, c1 = cpu_seconds(c), cpu_seconds(s)
+        if not b or c0 is None or c1 is None:
+            return None
+        return (c0 + c1) / (b / GIB)
+
+    def raw_cpu_per_gib(c, s):
+        b = num(c.get("bytes_per_s"))
+        w = num(c.get("wall_s"))
+        c0, c1 = cpu_seconds(c), cpu_seconds(s)
+        if not b or not w or c0 is None or c1 is None:
+            return None
+        # perftest moves bytes_per_s for about T s of the wall time
+        return (c0 + c1) / (b * float(d.env.get("secs") or w) / GIB)
+
+    for t in [f"stream.b{b}" for b in bufs] + [f"stream.p{n}" for n in pars]:
+        tests = {p: t for p in sock}
+        vals = {}
+        add(f"CPU seconds per GiB, both guests, {t}", "s/GiB", "lower",
+            cpu_per_gib, tests)
+        # raw: the perftest run of 64 KiB writes (busy-polling: an upper bound)
+        rec = d.client.get(("raw", raw_bw))
+        if rec:
+            vals = raw_cpu_per_gib(rec, d.server.get(("raw", raw_bw)))
+            rows[-1]["values"]["raw"] = vals
+            rows[-1]["tests"]["raw"] = raw_bw
+            if vals is not None:
+                rows[-1]["notes"]["raw"] = "perftest busy-polls"
+
+    if idle:
+        t = f"idle.k{idle}"
+        for g, who in ((0, "client"), (1, "server")):
+            vals, notes, tests = {}, {}, {}
+            for p in sock:
+                tests[p] = t
+                rec = (d.client if g == 0 else d.server).get((p, t))
+                if rec is None:
+                    continue
+                vals[p] = num(rec.get("kib_per_conn"))
+                if not num(rec.get("conns")):
+                    notes[p] = "no connection opened"
+                elif "free_delta_kib" not in rec:
+                    vals[p] = None
+                    notes[p] = "no free-page figures in the record"
+                elif not rec.get("free_delta_kib") and \
+                        not rec.get("slab_delta_kib"):
+                    vals[p] = None
+                    notes[p] = "no memory change seen: not measured?"
+            rows.append({"metric": f"memory per idle connection, {who} "
+                         f"({idle} conns, free pages)", "unit": "KiB",
+                         "better": "lower", "tests": tests, "values": vals,
+                         "notes": notes})
+    for r in rows:
+        v = r["values"]
+        r["ratios"] = {"ours/tcp": ratio(v.get("ours"), v.get("tcp")),
+                       "ours/raw": ratio(v.get("ours"), v.get("raw")),
+                       "ours/net-smc": ratio(v.get("ours"), v.get("intree"))}
+    return rows
+
+
+def md_table(d, rows, phases_state):
+    head = ["metric", "unit"] + [PHASE_TITLE[p] for p in PHASES] + \
+        ["ours/TCP", "ours/raw", "ours/net-smc"]
+    out = ["| " + " | ".join(head) + " |",
+           "|" + "|".join(["---"] * 2 + ["---:"] * (len(head) - 2)) + "|"]
+    for r in rows:
+        cells = [r["metric"], r["unit"] + (" ↑" if r["better"] == "higher"
+                                          else " ↓")]
+        for p in PHASES:
+            if p not in r["tests"]:
+                cells.append("—")
+            elif phases_state[p] != "ok":
+                cells.append("missing")
+            else:
+                c = fmt(r["values"].get(p))
+                if r["notes"].get(p) and r["notes"][p] != "missing":
+                    c += " ⚠"
+                cells.append(c)
+        for k in ("ours/tcp", "ours/raw", "ours/net-smc"):
+            v = r["ratios"][k]
+            cells.append("—" if v is None else f"{v:.2f}")
+        out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
+def plot(rows, outdir, work, title):
+    gp = shutil.which("gnuplot")
+    if not gp:
+        return "gnuplot not installed (apt-get install gnuplot-nox)"
+    stream = [r for r in rows if r["unit"] == "Mbit/s"]
+    lat = [r for r in rows if r["unit"] == "us" and "p50" in r["metric"]]
+    png = os.path.join(outdir, "throughput.png")
+    gpfile = os.path.join(work, "throughput.gp")
+    if not any(v is not None for r in stream + lat
+               for v in r["values"].values()):
+        # still a picture, so that the report's link is not dangling
+        with open(gpfile, "w") as f:
+            f.write(f"""set terminal png size 600,200
+set output '{png}'
+unset border
+unset tics
+set label 1 'no measurement to plot ({title})' at graph 0.5, 0.5 center
+plot [0:1][0:1] NaN notitle
+""")
+        subprocess.run([gp, gpfile], capture_output=True, text=True)
+        return "no measurement to plot"
+
+    def dat(name, rs, label):
+        path = os.path.join(work, name)
+        with open(path, "w") as f:
+            f.write("# label " + " ".join(PHASES) + "\n")
+            for r in rs:
+                vals = [r["values"].get(p) for p in PHASES]
+                f.write('"%s" %s\n' % (label(r), " ".join(
+                    "NaN" if v is None else "%.3f" % v for v in vals)))
+        return path
+
+    def slabel(r):
+        m = r["metric"].replace("stream, ", "")
+        m = m.replace("1 connection, SO_SNDBUF/SO_RCVBUF ", "1 conn ")
+        return m.replace(" parallel connections, default buffers", " conns")
+
+    def llabel(r):
+        return r["metric"].split(",")[0].replace("request/response ", "")
+
+    d1 = dat("throughput.dat", stream, slabel)
+    d2 = dat("latency.dat", lat, llabel)
+    cols = ", ".join("'FILE' using %d:xtic(1) title '%s'" % (i + 2, t)
+                     for i, t in enumerate(PHASE_TITLE[p] for p in PHASES))
+    script = f"""
+set terminal pngcairo size 1100,900 noenhanced font ',10'
+set output '{png}'
+set datafile missing 'NaN'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set key top left
+set grid ytics
+set xtics rotate by -20
+set multiplot layout 2,1 title '{title}'
+set title 'Bulk throughput (Mbit/s, higher is better)'
+set ylabel 'Mbit/s'
+set yrange [0:*]
+set offsets 0, 0, graph 0.08, 0
+plot {cols.replace('FILE', d1)}
+set title 'Request/response p50 round trip (us, lower is better; raw = 2 x ib_write_lat)'
+set ylabel 'us'
+set offsets 0, 0, 0, 0
+set logscale y
+set yrange [*:*]
+plot {cols.replace('FILE', d2)}
+unset multiplot
+"""
+    with open(gpfile, "w") as f:
+        f.write(script)
+    r = subprocess.run([gp, gpfile], capture_output=True, text=True)
+    if r.returncode != 0 or not os.path.exists(png):
+        # pngcairo may be missing: the plain png terminal then
+        script = script.replace("pngcairo", "png")
+        with open(gpfile, "w") as f:
+            f.write(script)
+        r = subprocess.run([gp, gpfile], capture_output=True, text=True)
+        if r.returncode != 0:
+            return "gnuplot failed: " + r.stderr.strip()[-300:]
+    return None
+
+
+def main(argv):
+    args, opts = [], {}
+    it = iter(argv[1:])
+    for a in it:
+        if a.startswith("--"):
+            opts[a[2:]] = next(it, "")
+        else:
+            args.append(a)
+    if len(args) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    rdir, outdir = args
+    os.makedirs(outdir, exist_ok=True)
+    idir = find_inputs(rdir)
+    recs, bad = [], 0
+    inputs = {}
+    for name in ("bench.jsonl", "bench.g1.jsonl"):
+        r, b = read_jsonl(os.path.join(idir, name))
+        inputs[name] = len(r)
+        recs += r
+        bad += b
+    d = Data(recs)
+    host = {}
+    if opts.get("host-env"):
+        try:
+            with open(opts["host-env"]) as f:
+                host = json.load(f)
+        except (OSError, ValueError):
+            host = {}
+    quick = bool(host.get("quick") or d.env.get("quick"))
+    phases_state = {p: d.status(p) for p in PHASES}
+    rows = build_rows(d)
+    now = datetime.datetime.now(datetime.timezone.utc)
+    date = host.get("date") or now.strftime("%Y-%m-%d %H:%M UTC")
+
+    suite = []
+    if opts.get("suite-log"):
+        try:
+            with open(opts["suite-log"], errors="replace") as f:
+                suite = [l.rstrip() for l in f]
+        except OSError:
+            pass
+    harness_fail = [l for l in suite if l.startswith("not ok")]
+    harness_sum = next((l for l in reversed(suite) if " passed, " in l), "")
+
+    result = {
+        "generated": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "quick": quick,
+        "host": host,
+        "guest": d.env,
+        "phases": phases_state,
+        "inputs": inputs,
+        "unparsable_lines": bad,
+        "harness": {"summary": harness_sum, "failures": harness_fail},
+        "table": rows,
+        "records": {"guest0": [r for r in recs if r.get("guest", 0) == 0],
+                    "guest1": [r for r in recs if r.get("guest") == 1]},
+    }
+    with open(os.path.join(outdir, "results.json"), "w") as f:
+        json.dump(result, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+    envline = (f"host: {host.get('cpu', '?')}, {host.get('host_cpus', '?')} "
+               f"CPUs; {host.get('qemu', 'QEMU')} TCG, two guests with "
+               f"{d.env.get('ncpu', '?')} vCPU and "
+               f"{(d.env.get('mem_kib') or 0) // 1024} MiB each, joined by a "
+               f"UDP dgram netdev, Soft-RoCE rxe; guest kernel "
+               f"{d.env.get('kernel', host.get('kver', '?'))}")
+    title = ("QUICK smoke run: " if quick else "") + \
+        f"smc bench {date} ({d.env.get('kernel', '?')}, QEMU TCG, rxe)"
+    perr = plot(rows, outdir, opts.get("work") or outdir, title)
+
+    md = ["<!-- SPDX-License-Identifier: GPL-2.0 -->",
+          "<!-- Generated by tools/testing/bench/report.py (`make bench`): "
+          "do not edit. -->", "", "# smc benchmark results", ""]
+    if quick:
+        md += ["> **QUICK smoke run (BENCH_QUICK=1)**: about "
+               f"{d.env.get('secs', 2)} s per measurement and shortened "
+               "lists, on a loaded host: these numbers only show that the "
+               "pipeline works. Regenerate with `make bench`.", ""]
+    md += [f"- date: {date}",
+           f"- environment: {envline}",
+           f"- source: {host.get('git', '?')}",
+           f"- measurement: {d.env.get('secs', '?')} s per test; "
+           f"idle connections: {d.env.get('idle_conns', '?')}",
+           "- phases: " + "; ".join(f"{PHASE_TITLE[p]}: {phases_state[p]}"
+                                    for p in PHASES)]
+    if harness_sum:
+        md.append(f"- guest harness: {harness_sum}")
+    md += ["", "Ratios are ours divided by the other: for ↑ metrics above 1 "
+           "is better, for ↓ metrics below 1 is better. ⚠ marks a cell "
+           "with a note below. TCG guests: use ratios, not absolutes.", ""]
+    md += md_table(d, rows, phases_state)
+    md += ["", "![throughput and latency](throughput.png)", ""]
+    if perr:
+        md += [f"(plot: {perr})", ""]
+    notes = [(r["metric"], p, n) for r in rows for p, n in r["notes"].items()
+             if n != "missing" and phases_state.get(p) == "ok"]
+    if notes:
+        # one line per phase and note, listing the rows it applies to
+        grouped = {}
+        for m, p, n in notes:
+            grouped.setdefault((p, n), []).append(m)
+        md += ["## Notes", ""]
+        md += [f"- {PHASE_TITLE[p]}: {n} ({'; '.join(ms)})"
+               for (p, n), ms in grouped.items()]
+        md.append("")
+    if harness_fail:
+        md += ["## Guest harness failures", ""]
+        md += [f"- `{l}`" for l in harness_fail[:40]]
+        md.append("")
+    md += ["## How each number is measured", "",
+           "- raw RDMA: perftest `ib_write_bw -D T` (64 KiB writes, one QP) "
+           "and `ib_write_lat -n N` between the guests' rxe0 over the IPv4 "
+           "RoCE v2 GID; ib_write_lat reports half the round trip, doubled "
+           "here. CPU of raw is that of busy-polling perftest. Every stream "
+           "row compares with the same single-QP ib_write_bw figure.",
+           "- TCP / ours / net-smc: `smc_bench` (tools/testing/bench) with "
+           "`-f tcp` or `-f smc`, the same sizes; server in guest 1, client "
+           "in guest 0. stream: bytes the server received / time until the "
+           "last stream's count came back. rr: client-side round trip of "
+           "S bytes each way (TCP_NODELAY). crr: socket+connect+1 B each "
+           "way+close per connection. CPU: busy jiffies (user, nice, "
+           "system, irq, softirq) of both guests from /proc/stat over the "
+           "test, per GiB received (TCG guests run flat out: this is "
+           "mostly the inverse of throughput). Memory: drop of free pages "
+           "(buddy + per-CPU lists, /proc/zoneinfo) after drop_caches "
+           "with K more idle connections open, divided by K; one "
+           "connection held open before the baseline keeps the link "
+           "group out of the figure; measured first in each phase.",
+           "- SMC-R use is checked through rxe0's packet counters and, for "
+           "ours, the TCP fallback counters (notes above when suspicious).",
+           ""]
+    with open(os.path.join(outdir, "results.md"), "w") as f:
+        f.write("\n".join(md))
+    print("\n".join(md_table(d, rows, phases_state)))
+    if perr:
+        print("report: " + perr, file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# `make bench`: builds a snapshot of the checkout, boots the two test guests
+# once to measure raw RDMA, TCP, this module and Linux's net/smc, and writes
+# Documentation/bench/{results.json,results.md,throughput.png}.
+#
+# The build happens in a copy (BENCH_SNAP, default /var/tmp/snap-bench) so
+# that the checkout's own build products are never touched; the guests run
+# that copy. Knobs:
+#   BENCH_QUICK=1      ~2 s per measurement, short lists (a smoke test)
+#   BENCH_SECS=N       seconds per measurement (default 10, quick 2)
+#   BENCH_PHASES="raw tcp ours intree"   which phases (that order)
+#   BENCH_OUT=DIR      where the report goes (default Documentation/bench)
+#   SMC_VM_RESULTS=DIR the guests' results dir (default a new one under
+#                      /var/tmp/smc-vm/bench); SMC_VM_TIMEOUT_PAIR (seconds)
+#   KVER               guest kernel release (default: newest with headers)
+# Exit status: 0 when the report was written (missing phases or failed
+# tests are marked in it), 1 when there is no report.
+set -u
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+SNAP=${BENCH_SNAP:-/var/tmp/snap-bench}
+OUTDIR=${BENCH_OUT:-$REPO/Documentation/bench}
+QUICK=${BENCH_QUICK:-0}
+[ "$QUICK" = 0 ] && QUICK=
+export BENCH_QUICK=${QUICK:+1}
+[ -n "$QUICK" ] || unset BENCH_QUICK
+
+log() { echo "bench: $*" >&2; }
+
+if [ -z "${KVER:-}" ]; then
+	KVER=$(for v in $(ls -1 /lib/modules 2>/dev/null); do
+		[ -e "/lib/modules/$v/build/Makefile" ] && echo "$v"; done | sort -V | tail -n 1)
+fi
+[ -n "$KVER" ] || { log "no kernel headers: apt-get install linux-headers-amd64"; exit 1; }
+export KVER
+
+results=${SMC_VM_RESULTS:-/var/tmp/smc-vm/bench/run.$(date +%Y%m%d-%H%M%S).$$}
+mkdir -p "$results" || exit 1
+log "results in $results"
+
+# 1. snapshot of the checkout, without its build products
+case $SNAP in /|"$REPO"|"$REPO"/*) log "BENCH_SNAP must be outside the checkout"; exit 1 ;; esac
+mkdir -p "$SNAP" || exit 1
+rsync -a --delete --exclude=.git --exclude='*.o' --exclude='*.ko' \
+	--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.a' \
+	--exclude=modules.order --exclude=Module.symvers --exclude='*.o.d' \
+	--exclude=/Documentation/bench --exclude=/tools/testing/bench/smc_bench \
+	"$REPO/" "$SNAP/" || { log "rsync to $SNAP failed"; exit 1; }
+git_desc=$(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)
+
+# 2. builds: smc_bench is required; a missing module or in-tree peer only
+# makes its phase "missing" in the report
+make -s -C "$SNAP/tools/testing/bench" >"$results/build-bench.log" 2>&1 ||
+	{ log "smc_bench build failed:"; tail -n 20 "$results/build-bench.log" >&2; exit 1; }
+if ! make -s -C "$SNAP" module >"$results/build-module.log" 2>&1; then
+	log "module build failed (phase ours will be missing):"
+	tail -n 20 "$results/build-module.log" >&2
+	rm -f "$SNAP/net/smc/smc.ko"
+fi
+intree=$("$SNAP/tools/testing/interop/build-intree-smc.sh" "$KVER" 2>"$results/build-intree.log") ||
+	log "in-tree smc not built (phase intree will be missing): $(tail -n 3 "$results/build-intree.log")"
+[ -z "$intree" ] || export SMC_INTREE_DIR=$intree
+if ! command -v gnuplot >/dev/null; then
+	log "installing gnuplot-nox"
+	apt-get install -y -qq gnuplot-nox >"$results/apt-gnuplot.log" 2>&1 ||
+		log "gnuplot-nox not installed: no plot"
+fi
+
+# 3. host facts for the report
+jq_str() { printf '%s' "$*" | tr -d '"\\' | tr -c '[:print:]' ' '; }
+{
+	printf '{"date":"%s","cpu":"%s","host_cpus":%d,"qemu":"%s","kver":"%s",' \
+		"$(date -u '+%Y-%m-%d %H:%M UTC')" \
+		"$(jq_str "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")" \
+		"$(nproc)" "$(jq_str "$(qemu-system-x86_64 --version 2>/dev/null | head -n 1)")" "$KVER"
+	printf '"git":"%s","quick":%s,"load_before":"%s"}\n' "$(jq_str "$git_desc")" \
+		"$([ -n "$QUICK" ] && echo true || echo false)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$results/host-env.json"
+
+# 4. the two guests; guest 0 writes pair/bench.jsonl, guest 1 pair/bench.g1.jsonl
+if [ -n "$QUICK" ]; then tmo=${SMC_VM_TIMEOUT_PAIR:-1500}; else tmo=${SMC_VM_TIMEOUT_PAIR:-3600}; fi
+log "booting the guests (timeout $tmo s)"
+SMC_GUEST_RUNNER=$SNAP/tools/testing/bench/bench_guest.sh \
+SMC_VM_RESULTS=$results SMC_VM_TIMEOUT_PAIR=$tmo \
+SMC_VM_GUEST_ENV="BENCH_QUICK BENCH_SECS BENCH_PHASES SMC_INTREE_DIR" \
+	"$SNAP/tools/testing/vm/run-suite.sh" --only pair 2>&1 | tee "$results/suite.log"
+suite_rc=${PIPESTATUS[0]}
+[ "$suite_rc" = 0 ] || log "guest harness reported failures (exit $suite_rc): see $results/suite.log"
+
+# 5. the report
+mkdir -p "$OUTDIR" || exit 1
+if python3 "$SNAP/tools/testing/bench/report.py" "$results" "$OUTDIR" \
+	--host-env "$results/host-env.json" --suite-log "$results/suite.log" \
+	--work "$results"; then
+	log "report: $OUTDIR/results.md, results.json, throughput.png"
+	exit 0
+fi
+log "report generation failed"
+exit 1
