@@ -202,13 +202,16 @@ guest_env() {
 	done
 }
 
-# run_topology NAME NGUESTS TIMEOUT RUNNER-ARGS... (@GUEST@ = guest index)
-run_topology() {
-	local topo=$1 ng=$2 tmo=$3 i a cmd end prefix bad t pids=() st=()
+# topo_start NAME NGUESTS TIMEOUT RUNNER-ARGS... (@GUEST@ = guest index):
+# boot the guests of a topology in the background; several topologies run
+# at once, topo_finish collects each one's results.
+declare -A topo_ng topo_end topo_pids
+topo_start() {
+	local topo=$1 ng=$2 tmo=$3 i a cmd pids=()
 	shift 3
 	local dir=$results/$topo
 	mkdir -p "$dir"
-	echo "== topology $topo ($ng guest$([ "$ng" -gt 1 ] && echo s)) =="
+	topo_ng[$topo]=0
 	VM_PORTS=()
 	for ((i = 0; i < ng; i++)); do
 		cmd=$(printf '%q' "$runner")
@@ -220,12 +223,22 @@ run_topology() {
 		} >"$dir/guest$i.sh"
 		if ! vm_boot "$i" "$ng" "$dir" "$tmo"; then
 			result fail "$topo: guest$i boot"
-			vm_kill_all
-			return
+			for a in "${pids[@]}"; do kill "$a" 2>/dev/null; done
+			return 1
 		fi
 		pids+=("$VM_PID")
 	done
-	end=$((SECONDS + tmo))
+	topo_ng[$topo]=$ng
+	topo_end[$topo]=$((SECONDS + tmo))
+	topo_pids[$topo]="${pids[*]}"
+}
+
+topo_finish() {
+	local topo=$1 ng=${topo_ng[$1]:-0} end=${topo_end[$1]:-0} i prefix bad t
+	local dir=$results/$1 pids=() st=()
+	[ "$ng" -gt 0 ] || return 0
+	read -ra pids <<<"${topo_pids[$topo]}"
+	echo "== topology $topo ($ng guest$([ "$ng" -gt 1 ] && echo s)) =="
 	for ((i = 0; i < ng; i++)); do
 		vm_wait "${pids[$i]}" $((end > SECONDS ? end - SECONDS : 0))
 		st[i]=$?
@@ -252,6 +265,10 @@ run_topology() {
 	done
 }
 
+run_topology() {
+	topo_start "$@" && topo_finish "$1"
+}
+
 # Host-side tests: the pure code (wire codecs) built in userspace, and the
 # DKMS packaging (into a scratch tree, before any guest boots).
 run_host() {
@@ -267,14 +284,21 @@ run_host() {
 if [ -n "$demo" ]; then
 	run_topology demo 2 "${SMC_VM_TIMEOUT_DEMO:-900}" demo @GUEST@
 else
+	# All guests run at once (the single-host tests split over two
+	# guests), the host-side tests meanwhile: the host's cores are better
+	# used than by one topology after the other.
+	if [ "${only:-single}" = single ]; then
+		topo_start single 1 "${SMC_VM_TIMEOUT_SINGLE:-2400}" single
+		topo_start single2 1 "${SMC_VM_TIMEOUT_SINGLE:-2400}" single2
+	fi
+	if [ "${only:-pair}" = pair ]; then
+		topo_start pair 2 "${SMC_VM_TIMEOUT_PAIR:-2400}" pair @GUEST@
+	fi
 	if [ "${only:-host}" = host ]; then
 		run_host
 	fi
-	if [ "${only:-single}" = single ]; then
-		run_topology single 1 "${SMC_VM_TIMEOUT_SINGLE:-1500}" single
-	fi
-	if [ "${only:-pair}" = pair ]; then
-		run_topology pair 2 "${SMC_VM_TIMEOUT_PAIR:-1500}" pair @GUEST@
-	fi
+	for t in single single2 pair; do
+		topo_finish $t
+	done
 fi
 finish

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # In-guest entry point of the suite: loads smc.ko and runs every test of one
-# topology, printing TAP. Usage: run_guest.sh single | pair N | demo N
+# topology, printing TAP. Usage: run_guest.sh single | single2 | pair N | demo N
 cd "$(dirname "$0")" || exit 1
 source ./smc_lib.sh
 tap_prefix=run_guest
@@ -16,7 +16,7 @@ echo "# guest $guest, mode $mode, kernel $(uname -r)"
 # step NAME CMD...: run one test program; its TAP lines go straight through,
 # a crash, hang or non-zero exit without a failure line is reported here
 step() {
-	local name=$1 out rc
+	local name=$1 out rc t0
 	shift
 	# SMC_TESTS="name ...": run only those (e.g. a subset for a debug kernel)
 	case " ${SMC_TESTS:-$name} " in
@@ -24,8 +24,10 @@ step() {
 	*) echo "# --- $name: not in SMC_TESTS, not run"; return 0 ;;
 	esac
 	echo "# --- $name"
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	timeout -k 10 "$STEP_TIMEOUT" "$@"
 	rc=$?
+	echo "# $name took $(awk -v a="$t0" '{ printf "%d", $1 - a }' /proc/uptime) s"
 	case $rc in
 	0|"$KSFT_SKIP") ;;
 	124|137) tap_fail "$name timed out after ${STEP_TIMEOUT}s" ;;
@@ -50,17 +52,21 @@ single)
 	step smc_hostile ./smc_hostile.sh
 	step smc_fallback ./smc_fallback.sh
 	step smc_netlink ./smc_netlink.sh
-	step smc_nl_objects ./smc_nl_objects.sh
-	step smc_nl_many ./smc_nl_many.sh
 	step smc_diag ./smc_diag.sh
 	step smc_trace ./smc_trace.sh
+	# last: deletes and re-creates rxe0
+	step smc_devremove ./smc_devremove.sh
+	;;
+single2)
+	# the other half of the single-host tests, in a second guest that runs
+	# at the same time
+	step smc_nl_objects ./smc_nl_objects.sh
+	step smc_nl_many ./smc_nl_many.sh
 	step smc_faults ./smc_faults.sh
 	step smc_churn ./smc_churn.sh
 	step smc_sysctl ./smc_sysctl.sh
 	step smc_cli ./smc_cli.sh
 	step smc_preload ./smc_preload.sh
-	# last: deletes and re-creates rxe0
-	step smc_devremove ./smc_devremove.sh
 	;;
 pair)
 	step smc_pair ./smc_pair.sh "$guest"
@@ -75,7 +81,7 @@ demo)
 	step smc_demo ./smc_demo.sh "$guest"
 	;;
 *)
-	echo "usage: $0 single | pair N | demo N" >&2
+	echo "usage: $0 single | single2 | pair N | demo N" >&2
 	exit 2
 	;;
 esac
