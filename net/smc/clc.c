@@ -463,6 +463,13 @@ static void asmc_clc_smc_ready(struct asmc_sock *smc)
 
 	conn->rx_cons_sent = 0;
 	smc->smc_mode = true;
+	/* SO_SNDBUF/SO_RCVBUF report the buffers in use, doubled as the
+	 * socket API does, unless the application chose its own
+	 */
+	if (!(smc->sk.sk_userlocks & SOCK_SNDBUF_LOCK))
+		WRITE_ONCE(smc->sk.sk_sndbuf, 2 * conn->sndbuf_size);
+	if (!(smc->sk.sk_userlocks & SOCK_RCVBUF_LOCK))
+		WRITE_ONCE(smc->sk.sk_rcvbuf, 2 * conn->rmbe_size);
 	asmc_stats_conn_ok(sock_net(&smc->sk), smc->role == ASMC_ROLE_SERVER,
 			   true);
 	asmc_stats_rmb_size(sock_net(&smc->sk), false, conn->rmbe_size);

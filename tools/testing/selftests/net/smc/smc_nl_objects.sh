@@ -40,10 +40,10 @@ gid=0000:0000:0000:0000:0000:ffff:$(printf '%02x%02x:%02x%02x' ${ADDR//./ })
 echo 1 >"$SMC_DBG/flush_idle"
 tap_check "no link group before" bash -c "$NL lgr-smcr | grep -qx count=0"
 
-"$SMC_XFER" -s -q -f smc -p $PORT -c 2 -P -t 60 -H 20 &
+"$SMC_XFER" -s -q -f smc -p $PORT -c 2 -P -t 300 -H 240 &
 spid=$!
 smc_wait_port $PORT 10
-"$SMC_XFER" -q -f smc -p $PORT -n 64K -c 2 -P -t 60 -H 20 "$ADDR" &
+"$SMC_XFER" -q -f smc -p $PORT -n 64K -c 2 -P -t 300 -H 240 "$ADDR" &
 cpid=$!
 for i in $(seq 300); do
 	[ "$(smc_obj_live conn)" -ge 4 ] && break

@@ -31,6 +31,27 @@ fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
 SMC_TEST_ADDR4=$ADDR "$SMC_TESTDIR/smc_sockapi" -v smc_smc_v4 |
 	sed 's/sockapi\.smc_smc_v4\./sockapi_smcr./'
 
+# SO_SNDBUF/SO_RCVBUF of an SMC-R socket report its buffers doubled (as
+# the socket API does): 2 x net.smc.wmem / rmem when the application set none
+bufs=$(python3 -S - "$ADDR" <<'PY'
+import socket, sys
+S = socket.SOL_SOCKET
+def smc():	# an AF_SMC socket that python addresses as AF_INET
+    fd = socket.socket(43, socket.SOCK_STREAM, 0).detach()
+    return socket.socket(socket.AF_INET, socket.SOCK_STREAM, 0, fd)
+l = smc()
+l.bind((sys.argv[1], 0)); l.listen(1)
+c = smc()
+c.connect(l.getsockname()); a, _ = l.accept()
+c.sendall(b"x"); a.recv(1)
+print(*(s.getsockopt(S, o) for s in (c, a)
+        for o in (socket.SO_SNDBUF, socket.SO_RCVBUF)))
+PY
+)
+want="$((2 * $(sysctl -n net.smc.wmem))) $((2 * $(sysctl -n net.smc.rmem)))"
+tap_check "SO_SNDBUF/SO_RCVBUF show the SMC-R buffers x 2 ($bufs)" \
+	[ "$bufs" = "$want $want" ]
+
 conns=$(( $(awk '$1 == "conn" { print $3 }' "$SMC_DBG/objects") - conns0 ))
 fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
 echo "# $conns SMC-R connection ends, $fb fallbacks"
