@@ -75,7 +75,7 @@ while read -r name cf sf port ver bytes conns; do
 	[ "$ver" = 6 ] && { v6=-6; host=$PEER6; }
 	tap_check "$name: $conns x $bytes each way, verified" \
 		"$SMC_XFER" -q -f "$cf" $v6 -p "$port" -n "$bytes" -c "$conns" \
-		-t 120 "$host"
+		-t 600 "$host"
 done <<<"$CASES"
 # IPv4: SMC-R v2 would be possible but needs a user EID; IPv6: SMC-R v2
 # is IPv4 only and Soft-RoCE has no RoCE v1 GID, so no usable device
