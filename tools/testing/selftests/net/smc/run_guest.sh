@@ -50,7 +50,6 @@ single)
 	smc_check_released "smc_sockapi"
 	step smc_sockapi_smcr ./smc_sockapi_smcr.sh
 	step smc_hostile ./smc_hostile.sh
-	step smc_fallback ./smc_fallback.sh
 	step smc_netlink ./smc_netlink.sh
 	step smc_diag ./smc_diag.sh
 	step smc_trace ./smc_trace.sh
@@ -60,6 +59,7 @@ single)
 single2)
 	# the other half of the single-host tests, in a second guest that runs
 	# at the same time
+	step smc_fallback ./smc_fallback.sh
 	step smc_nl_objects ./smc_nl_objects.sh
 	step smc_nl_many ./smc_nl_many.sh
 	step smc_faults ./smc_faults.sh
