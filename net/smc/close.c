@@ -97,7 +97,8 @@ void asmc_conn_abort(struct asmc_sock *smc, int err)
 		WRITE_ONCE(sk->sk_err, err);
 	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
 	WRITE_ONCE(sk->sk_state, ASMC_PROCESSABORT);
-	orphan = sock_flag(sk, SOCK_DEAD);
+	smp_mb();	/* the abort flag before the test: see close_release */
+	orphan = test_bit(ASMC_SOCK_RELEASED, &smc->flags);
 	sk->sk_error_report(sk);
 	sk->sk_state_change(sk);
 	if (orphan)
@@ -119,7 +120,8 @@ void asmc_close_peer_flags(struct asmc_sock *smc, u8 flags)
 		WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | RCV_SHUTDOWN);
 	if (!(flags & ASMC_CDC_PEER_CONN_CLOSED))
 		return;
-	if (sock_flag(sk, SOCK_DEAD)) {
+	smp_mb();	/* the peer's flag before the test: see close_release */
+	if (test_bit(ASMC_SOCK_RELEASED, &smc->flags)) {
 		asmc_close_finish(smc, 0);	/* we had closed first */
 		return;
 	}
@@ -208,5 +210,16 @@ void asmc_close_release(struct asmc_sock *smc, bool force_abort)
 		asmc_sock_set_state(smc, ASMC_PEERCLOSEWAIT1);
 		asmc_close_finish(smc, ASMC_CLOSE_WAIT);
 	}
+	/* only now may the receive path finish the connection: between
+	 * release()'s sock_orphan() and here, close_work freeing the socket
+	 * would pull it from under us. A peer close or abort that came in
+	 * meanwhile saw the bit clear: finish for it.
+	 */
+	set_bit(ASMC_SOCK_RELEASED, &smc->flags);
+	smp_mb__after_atomic();
+	if (!abort && !peer_gone &&
+	    READ_ONCE(conn->peer_conn_flags) & (ASMC_CDC_PEER_CONN_CLOSED |
+						ASMC_CDC_PEER_CONN_ABORT))
+		asmc_close_finish(smc, 0);
 	release_sock(sk);
 }

@@ -32,6 +32,10 @@ enum asmc_state {
 
 enum {
 	ASMC_SOCK_CLOSE_DONE,	/* close_work freed the connection */
+	ASMC_SOCK_RELEASED,	/* close_release handed the socket's own
+				 * reference to close_work (SOCK_DEAD comes
+				 * earlier: release() orphans first)
+				 */
 };
 
 enum asmc_role {
