@@ -58,7 +58,8 @@ t0=$SECONDS
 		--include='*.h' --exclude='*' "$selftests/modules/" "$mb/holder/" || exit 1
 	say "building smc.ko and pf_smc_holder.ko against $DEBUG_KREL in $mb"
 	kbuild smc.ko "$mb/smc" && kbuild pf_smc_holder.ko "$mb/holder" || exit 1
-	cp "$mb/smc/net/smc/smc.ko" "$mb/holder/pf_smc_holder.ko" "$ko/"
+	cp "$mb/smc/net/smc/smc.ko" "$mb/smc/net/smc/smc_diag.ko" \
+	   "$mb/holder/pf_smc_holder.ko" "$ko/"
 	# the KUnit suites of the wire codecs (tools/testing/kunit), next to
 	# net/ as in the checkout: they include the codecs and unit tests
 	if grep -q '^CONFIG_KUNIT=y' "$DEBUG_KDIR/.config"; then
