@@ -28,16 +28,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wait_gone PID SECS: true when PID ended within SECS
-wait_gone() {
-	local i
-	for i in $(seq $(($2 * 10))); do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # rxe_active SECS: rxe0 exists and its port is ACTIVE within SECS
 rxe_active() {
 	local i
@@ -83,7 +73,7 @@ fi
 t0=$(date +%s)
 timeout $((DEADLINE + 60)) rdma link delete rxe0 &
 dpid=$!
-if wait_gone $dpid $DEADLINE; then
+if smc_wait_gone $dpid $DEADLINE; then
 	wait $dpid
 	rc=$?
 	tap_check "rdma link delete finished ($(( $(date +%s) - t0 )) s, exit $rc)" [ $rc = 0 ]
@@ -94,7 +84,7 @@ fi
 
 for who in client server; do
 	[ $who = client ] && p=$cpid || p=$spid
-	if wait_gone $p $DEADLINE; then
+	if smc_wait_gone $p $DEADLINE; then
 		wait $p
 		rc=$?
 		tap_diag </tmp/devrm.${who:0:3}

@@ -121,6 +121,16 @@ smc_wait_port() {
 	return 1
 }
 
+# smc_wait_gone PID SECS: true when PID ended within SECS
+smc_wait_gone() {
+	local i
+	for i in $(seq $(($2 * 10))); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # smc_wait_tcp HOST PORT [TIMEOUT]: wait until a remote TCP port accepts
 smc_wait_tcp() {
 	local i

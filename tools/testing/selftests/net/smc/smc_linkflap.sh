@@ -32,21 +32,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wait_gone PID SECS: true when PID ended within SECS
-wait_gone() {
-	local i
-	for i in $(seq $(($2 * 10))); do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # outcome WHO PID: the application returned within DEADLINE (data
 # verified or an error); a hang fails
 outcome() {
 	local rc
-	if wait_gone "$2" $DEADLINE; then
+	if smc_wait_gone "$2" $DEADLINE; then
 		wait "$2"
 		rc=$?
 		[ $rc = 0 ] && r="finished, data verified" || r="got an error (exit $rc)"
