@@ -205,12 +205,14 @@ guest_env() {
 # topo_start NAME NGUESTS TIMEOUT RUNNER-ARGS... (@GUEST@ = guest index):
 # boot the guests of a topology in the background; several topologies run
 # at once, topo_finish collects each one's results.
-declare -A topo_ng topo_end topo_pids
+declare -A topo_ng topo_end topo_pids topo_args topo_watch
 topo_start() {
 	local topo=$1 ng=$2 tmo=$3 i a cmd pids=()
+	topo_args[$topo]=$(printf '%q ' "$@")
 	shift 3
 	local dir=$results/$topo
 	mkdir -p "$dir"
+	rm -f "$dir/boot-stalled"
 	topo_ng[$topo]=0
 	VM_PORTS=()
 	for ((i = 0; i < ng; i++)); do
@@ -231,7 +233,30 @@ topo_start() {
 	topo_ng[$topo]=$ng
 	topo_end[$topo]=$((SECONDS + tmo))
 	topo_pids[$topo]="${pids[*]}"
+	vm_boot_watch "$dir" "$ng" "${SMC_VM_BOOT_STALL:-300}" "${pids[@]}" &
+	topo_watch[$topo]=$!
 }
+
+# A topology whose boot hung (vm_boot_watch) boots once more, all guests.
+topo_wait() {
+	local topo=$1 ng=${topo_ng[$1]} dir=$results/$1 i pids=()
+	read -ra pids <<<"${topo_pids[$topo]}"
+	for ((i = 0; i < ng; i++)); do
+		vm_wait "${pids[$i]}" $((topo_end[$topo] > SECONDS ? topo_end[$topo] - SECONDS : 0))
+		st[i]=$?
+	done
+	wait "${topo_watch[$topo]}" 2>/dev/null
+	[ -f "$dir/boot-stalled" ] || return 0
+	[ -z "${topo_retried[$topo]:-}" ] || return 0
+	topo_retried[$topo]=1
+	echo "# $topo: boot hung ($(cat "$dir/boot-stalled")): booting again"
+	for ((i = 0; i < ng; i++)); do
+		mv -f "$dir/console$i.log" "$dir/console$i.stalled.log" 2>/dev/null
+	done
+	eval "topo_start ${topo_args[$topo]}" || return 1
+	topo_wait "$topo"
+}
+declare -A topo_retried
 
 topo_finish() {
 	local topo=$1 ng=${topo_ng[$1]:-0} end=${topo_end[$1]:-0} i prefix bad t
@@ -239,10 +264,7 @@ topo_finish() {
 	[ "$ng" -gt 0 ] || return 0
 	read -ra pids <<<"${topo_pids[$topo]}"
 	echo "== topology $topo ($ng guest$([ "$ng" -gt 1 ] && echo s)) =="
-	for ((i = 0; i < ng; i++)); do
-		vm_wait "${pids[$i]}" $((end > SECONDS ? end - SECONDS : 0))
-		st[i]=$?
-	done
+	topo_wait "$topo"
 	if [ -n "$demo" ]; then
 		for ((i = 0; i < ng; i++)); do
 			echo "--- guest$i ---"

@@ -124,6 +124,46 @@ vm_boot() {
 	VM_QEMU_PIDFILE[$VM_PID]=$dir/qemu$i.pid
 }
 
+# vm_boot_watch DIR NGUESTS STALL PID...: watch the consoles until every
+# guest printed "guestN ready at" (init, tools/testing/vm/init) or all
+# PIDs are gone. A console that stands still for STALL seconds before its
+# guest is ready is a boot that hung (seen a few times with two vCPUs
+# under TCG on a loaded host: early TSC/SMP bring-up never returned):
+# then every PID gets SIGTERM and DIR/boot-stalled says which guest.
+vm_boot_watch() {
+	local dir=$1 ng=$2 stall=$3 i sz ready alive p
+	shift 3
+	local -a last=() since=()
+	for ((i = 0; i < ng; i++)); do
+		last[i]=-1
+		since[i]=$SECONDS
+	done
+	while :; do
+		ready=0
+		for ((i = 0; i < ng; i++)); do
+			if grep -aq "guest$i ready at" "$dir/console$i.log" 2>/dev/null; then
+				ready=$((ready + 1))
+				continue
+			fi
+			sz=$(stat -c %s "$dir/console$i.log" 2>/dev/null || echo 0)
+			if [ "$sz" != "${last[i]}" ]; then
+				last[i]=$sz
+				since[i]=$SECONDS
+			elif ((SECONDS - since[i] >= stall)); then
+				echo "guest$i: console silent for $stall s at $(tail -c 200 "$dir/console$i.log" | tr -d '\r' | tail -n 1)" \
+					>"$dir/boot-stalled"
+				kill -TERM "$@" 2>/dev/null
+				return 1
+			fi
+		done
+		((ready == ng)) && return 0
+		alive=0
+		for p in "$@"; do kill -0 "$p" 2>/dev/null && alive=1; done
+		((alive)) || return 0
+		sleep 5
+	done
+}
+
 # Stop a guest: SIGTERM (timeout relays it to QEMU), SIGKILL after 5 s.
 vm_kill() {
 	local pid=$1 q t
