@@ -80,17 +80,8 @@ trap cleanup EXIT
 
 emit() { printf '%s\n' "$1" >>"$OUT"; }
 
-# bench_barrier NAME [TIMEOUT]: smc_barrier (smc_lib.sh) on $RES
-bench_barrier() {
-	local name=$1 t=${2:-120} other=$((1 - guest)) i
-	touch "$RES/barrier.$name.$guest"
-	for i in $(seq $((t * 10))); do
-		[ -e "$RES/barrier.$name.$other" ] && return 0
-		sleep 0.1
-	done
-	echo "# barrier $name: no sign of guest $other after $t s"
-	return 1
-}
+# bench_barrier NAME [TIMEOUT]: smc_barrier (smc_lib.sh, GUEST=$guest) on $RES
+bench_barrier() { smc_barrier "$1" "${2:-120}" "$RES"; }
 
 # JSON string body: drop quotes, backslashes and control characters
 jstr() { printf '%s' "$*" | tr -d '"\\' | tr -c '[:print:]' ' '; }

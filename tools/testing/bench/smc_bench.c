@@ -33,12 +33,10 @@
  * that with an "error" line. Exit status 0 when the measurement ran
  * without errors, 1 with errors, 2 on usage errors, 3 on the watchdog.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -51,11 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef AF_SMC
-#define AF_SMC 43
-#endif
-#define SMCPROTO_SMC	0
-#define SMCPROTO_SMC6	1
+#include "../selftests/net/smc/smc_sockutil.h"
 
 #define CHUNK		(64 * 1024)
 #define IO_TIMEOUT_MS	15000
@@ -102,13 +96,8 @@ static const char *fam_name(void)
 
 static int sock_new(void)
 {
-	int fd;
+	int fd = smc_sock_new(opt_smc, opt_v6);
 
-	if (opt_smc)
-		fd = socket(AF_SMC, SOCK_STREAM,
-			    opt_v6 ? SMCPROTO_SMC6 : SMCPROTO_SMC);
-	else
-		fd = socket(opt_v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
 	if (fd < 0)
 		return -1;
 	if (opt_buf > 0) {
@@ -134,32 +123,6 @@ static void set_timeouts(int fd)
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 }
 
-static int sockaddr_fill(struct sockaddr_storage *ss, const char *host)
-{
-	memset(ss, 0, sizeof(*ss));
-	if (opt_v6) {
-		struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
-
-		a->sin6_family = AF_INET6;
-		a->sin6_port = htons(opt_port);
-		if (host && inet_pton(AF_INET6, host, &a->sin6_addr) != 1)
-			return -1;
-		if (!host)
-			a->sin6_addr = in6addr_any;
-		return sizeof(*a);
-	} else {
-		struct sockaddr_in *a = (struct sockaddr_in *)ss;
-
-		a->sin_family = AF_INET;
-		a->sin_port = htons(opt_port);
-		if (host && inet_pton(AF_INET, host, &a->sin_addr) != 1)
-			return -1;
-		if (!host)
-			a->sin_addr.s_addr = htonl(INADDR_ANY);
-		return sizeof(*a);
-	}
-}
-
 static void buf_sizes(int fd, int *snd, int *rcv)
 {
 	socklen_t l = sizeof(int);
@@ -168,55 +131,6 @@ static void buf_sizes(int fd, int *snd, int *rcv)
 	getsockopt(fd, SOL_SOCKET, SO_SNDBUF, snd, &l);
 	l = sizeof(int);
 	getsockopt(fd, SOL_SOCKET, SO_RCVBUF, rcv, &l);
-}
-
-static int write_all(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n) {
-		ssize_t r = send(fd, p, n, MSG_NOSIGNAL);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += r;
-		n -= r;
-	}
-	return 0;
-}
-
-/* 1: got n bytes, 0: EOF first, -1: error or IO_TIMEOUT_MS without data */
-static int read_all(int fd, void *buf, size_t n)
-{
-	char *p = buf;
-
-	while (n) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		ssize_t r;
-		int pr = poll(&pfd, 1, IO_TIMEOUT_MS);
-
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr <= 0) {
-			if (!pr)
-				errno = ETIMEDOUT;
-			return -1;
-		}
-		r = recv(fd, p, n, MSG_DONTWAIT);
-		if (r < 0) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			return -1;
-		}
-		if (r == 0)
-			return 0;
-		p += r;
-		n -= r;
-	}
-	return 1;
 }
 
 /* ---------------------------------------------------------------- server */
@@ -394,7 +308,7 @@ static int server(void)
 	int lfd, ep, one = 1, len;
 	double end = now_s() + opt_secs;
 
-	len = sockaddr_fill(&ss, NULL);
+	len = smc_sockaddr_fill(&ss, opt_v6, opt_port, NULL);
 	lfd = sock_new();
 	if (lfd < 0) {
 		printf("{\"role\":\"server\",\"error\":\"socket: %s\"}\n",
@@ -591,7 +505,7 @@ static void *stream_worker(void *arg)
 	int i;
 
 	w->fd = client_connect();
-	if (w->fd < 0 || !buf || write_all(w->fd, &hdr, 1)) {
+	if (w->fd < 0 || !buf || smc_write_all(w->fd, &hdr, 1)) {
 		if (w->fd >= 0)
 			note_err("send header");
 		atomic_fetch_add(&n_failed, 1);
@@ -601,7 +515,7 @@ static void *stream_worker(void *arg)
 	atomic_fetch_add(&n_ready, 1);
 	wait_go();
 	while (now_s() < t_deadline) {
-		if (write_all(w->fd, buf, CHUNK)) {
+		if (smc_write_all(w->fd, buf, CHUNK)) {
 			note_err("send");
 			w->errs++;
 			goto done;
@@ -609,7 +523,7 @@ static void *stream_worker(void *arg)
 		w->sent += CHUNK;
 	}
 	shutdown(w->fd, SHUT_WR);
-	if (read_all(w->fd, cnt, 8) != 1) {
+	if (smc_read_all(w->fd, cnt, 8, IO_TIMEOUT_MS) != 1) {
 		note_err("read count");
 		w->errs++;
 		goto done;
@@ -644,7 +558,8 @@ static void *crr_worker(void *arg)
 			continue;
 		}
 		b = 'C';
-		if (write_all(fd, &b, 1) || read_all(fd, &b, 1) != 1) {
+		if (smc_write_all(fd, &b, 1) ||
+		    smc_read_all(fd, &b, 1, IO_TIMEOUT_MS) != 1) {
 			note_err("request/response");
 			w->errs++;
 			close(fd);
@@ -785,7 +700,7 @@ static int client_rr(void)
 	fd = client_connect();
 	if (fd >= 0)
 		set_nodelay(fd);
-	if (fd < 0 || !buf || write_all(fd, hdr, 5)) {
+	if (fd < 0 || !buf || smc_write_all(fd, hdr, 5)) {
 		if (fd >= 0)
 			note_err("send header");
 		print_result(",\"size\":0,\"errors\":1,\"count\":0");
@@ -798,12 +713,12 @@ static int client_rr(void)
 
 		if (!opt_iters && t >= end && i >= WARMUP)
 			break;
-		if (write_all(fd, buf, opt_size)) {
+		if (smc_write_all(fd, buf, opt_size)) {
 			note_err("send");
 			errs++;
 			break;
 		}
-		if (read_all(fd, buf, opt_size) != 1) {
+		if (smc_read_all(fd, buf, opt_size, IO_TIMEOUT_MS) != 1) {
 			note_err("receive");
 			errs++;
 			break;
@@ -830,7 +745,7 @@ static int client_idle(void)
 		return 1;
 	for (i = 0; i < opt_par; i++) {
 		fds[i] = client_connect();
-		if (fds[i] >= 0 && write_all(fds[i], &b, 1)) {
+		if (fds[i] >= 0 && smc_write_all(fds[i], &b, 1)) {
 			note_err("send");
 			close(fds[i]);
 			fds[i] = -1;
@@ -870,7 +785,7 @@ static long parse_size(const char *s)
 	return v;
 }
 
-static void usage(void)
+static __attribute__((noreturn)) void usage(void)
 {
 	fprintf(stderr,
 		"usage: smc_bench -s [-f smc|tcp] [-6] [-p PORT] [-b BUF] [-t LIFETIME]\n"
@@ -932,7 +847,7 @@ int main(int argc, char **argv)
 	if (optind != argc - 1)
 		usage();
 	opt_host = argv[optind];
-	peer_len = sockaddr_fill(&peer, opt_host);
+	peer_len = smc_sockaddr_fill(&peer, opt_v6, opt_port, opt_host);
 	if (peer_len < 0) {
 		fprintf(stderr, "smc_bench: bad address %s%s\n", opt_host,
 			opt_v6 ? "" : " (IPv6 needs -6)");

@@ -72,6 +72,21 @@ xfer() {
 	xrc_s=$?
 }
 
+# xfer_result STATUS NAME CHECK OK-DETAIL FAIL-DETAIL SECS: the TAP result
+# "NAME: CHECK (DETAIL)", passed when STATUS is 0, else with both programs'
+# stderr; then every object of NAME must be released within SECS
+xfer_result() {
+	if [ "$1" = 0 ]; then
+		tap_ok "$2: $3 ($4)"
+	else
+		tap_fail "$2: $3 ($5)"
+		tap_diag </tmp/faults.cli
+		tap_diag </tmp/faults.srv
+	fi
+	echo 1 >"$SMC_DBG/flush_idle"
+	smc_check_released "$2" "$6"
+}
+
 smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"
 [ -d "$F" ] || ksft_skip_all "this smc.ko has no fault injection knobs"
 ip -4 addr show | grep -q "inet $ADDR/" || ksft_skip_all "no interface with $ADDR"
@@ -112,15 +127,10 @@ for run in clc:2 lgr:2 buf:2 verbs:2 clc:5 lgr:3 buf:5 verbs:5; do
 	n=$(( $(injected $site) - i0 ))
 	fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
 	smcr=$(( ($(smc_obj_created conn) - c0) / 2 ))
-	if [ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n -gt 0 ]; then
-		tap_ok "$site faults (every $every): 6 connections verified ($n injected, $fb fallback ends, ~$smcr over SMC-R)"
-	else
-		tap_fail "$site faults (every $every): 6 connections verified (client $xrc_c, server $xrc_s, $n injected)"
-		tap_diag </tmp/faults.cli
-		tap_diag </tmp/faults.srv
-	fi
-	echo 1 >"$SMC_DBG/flush_idle"
-	smc_check_released "$site faults (every $every)" 30
+	[ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n -gt 0 ]
+	xfer_result $? "$site faults (every $every)" "6 connections verified" \
+		"$n injected, $fb fallback ends, ~$smcr over SMC-R" \
+		"client $xrc_c, server $xrc_s, $n injected" 30
 done
 
 # 3. a lost LLC request: the next connection's CONFIRM_RKEY gets no
@@ -169,15 +179,10 @@ for site in post; do
 	xrc_s=$?
 	fault_off
 	n=$(( $(injected $site) - i0 ))
-	if [ $xrc_c != 124 ] && [ $xrc_s != 124 ]; then
-		tap_ok "$site fault mid-transfer: both ends returned (client $xrc_c, server $xrc_s, $n injected)"
-	else
-		tap_fail "$site fault mid-transfer: both ends returned (client $xrc_c, server $xrc_s: 124 is hung)"
-		tap_diag </tmp/faults.cli
-		tap_diag </tmp/faults.srv
-	fi
-	echo 1 >"$SMC_DBG/flush_idle"
-	smc_check_released "$site fault mid-transfer" 60
+	[ $xrc_c != 124 ] && [ $xrc_s != 124 ]
+	xfer_result $? "$site fault mid-transfer" "both ends returned" \
+		"client $xrc_c, server $xrc_s, $n injected" \
+		"client $xrc_c, server $xrc_s: 124 is hung" 60
 done
 
 # 5. the kernel's failslab/fail_page_alloc on the test programs' own

@@ -163,13 +163,14 @@ print(" ".join(out))
 PY
 }
 
-# smc_barrier NAME [TIMEOUT]: both guests of a pair reach NAME, through
-# marker files on the shared /results directory, before either goes on.
+# smc_barrier NAME [TIMEOUT [DIR]]: both guests of a pair reach NAME, through
+# marker files on the shared directory DIR (default /results), before either
+# goes on.
 smc_barrier() {
-	local name=$1 t=${2:-120} other=$((1 - ${GUEST:-0})) i
-	touch "/results/barrier.$name.${GUEST:-0}"
+	local name=$1 t=${2:-120} dir=${3:-/results} other=$((1 - ${GUEST:-0})) i
+	touch "$dir/barrier.$name.${GUEST:-0}"
 	for i in $(seq $((t * 10))); do
-		[ -e "/results/barrier.$name.$other" ] && return 0
+		[ -e "$dir/barrier.$name.$other" ] && return 0
 		sleep 0.1
 	done
 	echo "# barrier $name: no sign of guest $other after $t s"

@@ -15,13 +15,11 @@
  * parallel (a thread each; client -P runs its connections in parallel);
  * server -S SECS sleeps before reading (a slow reader).
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -33,11 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef AF_SMC
-#define AF_SMC 43
-#endif
-#define SMCPROTO_SMC	0
-#define SMCPROTO_SMC6	1
+#include "smc_sockutil.h"
+
 #define CHUNK		(64 * 1024)
 
 static int opt_smc = 1, opt_v6, opt_port = 12345, opt_conns = 1;
@@ -66,53 +61,6 @@ static void stream_fill(struct stream *s, unsigned char *buf, size_t n)
 	}
 }
 
-static int sock_new(void)
-{
-	if (opt_smc)
-		return socket(AF_SMC, SOCK_STREAM,
-			      opt_v6 ? SMCPROTO_SMC6 : SMCPROTO_SMC);
-	return socket(opt_v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
-}
-
-static int write_all(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n) {
-		ssize_t r = send(fd, p, n, MSG_NOSIGNAL);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += r;
-		n -= r;
-	}
-	return 0;
-}
-
-/* 1: got n bytes, 0: EOF first, -1: error */
-static int read_all(int fd, void *buf, size_t n)
-{
-	char *p = buf;
-
-	while (n) {
-		ssize_t r = recv(fd, p, n, 0);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (r == 0)
-			return 0;
-		p += r;
-		n -= r;
-	}
-	return 1;
-}
-
 struct sender {
 	int fd;
 	uint64_t len;
@@ -135,7 +83,7 @@ static void *sender_main(void *arg)
 		size_t n = left < CHUNK ? left : CHUNK;
 
 		stream_fill(&st, buf, n);
-		if (write_all(s->fd, buf, n))
+		if (smc_write_all(s->fd, buf, n))
 			goto out;
 		left -= n;
 	}
@@ -209,7 +157,7 @@ static int serve_one(int fd)
 	uint64_t got;
 	int ok;
 
-	if (read_all(fd, hdr, sizeof(hdr)) != 1) {
+	if (smc_read_all(fd, hdr, sizeof(hdr), -1) != 1) {
 		fprintf(stderr, "smc_xfer: server: no header\n");
 		return -1;
 	}
@@ -221,7 +169,7 @@ static int serve_one(int fd)
 		return -1;
 	ok = !verify_recv(fd, snd.len, snd.seed - 1, &got);
 	/* the client half-closes after its data: expect EOF now */
-	if (ok && read_all(fd, &extra, 1) != 0) {
+	if (ok && smc_read_all(fd, &extra, 1, -1) != 0) {
 		fprintf(stderr, "smc_xfer: server: no EOF after data\n");
 		ok = 0;
 	}
@@ -230,7 +178,7 @@ static int serve_one(int fd)
 		ok = 0;
 	if (!ok)
 		status = 'F';
-	write_all(fd, &status, 1);
+	smc_write_all(fd, &status, 1);
 	if (!opt_quiet)
 		printf("smc_xfer: server: conn %s: received %llu bytes, sent %llu\n",
 		       ok ? "ok" : "FAILED", (unsigned long long)got,
@@ -284,31 +232,17 @@ static int serve_parallel(int lfd)
 
 static int run_server(void)
 {
-	struct sockaddr_storage ss = {};
+	struct sockaddr_storage ss;
 	socklen_t alen;
 	int one = 1, lfd, i, failed = 0;
 
-	lfd = sock_new();
+	lfd = smc_sock_new(opt_smc, opt_v6);
 	if (lfd < 0) {
 		perror("smc_xfer: socket");
 		return 2;
 	}
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (opt_v6) {
-		struct sockaddr_in6 *a = (void *)&ss;
-
-		a->sin6_family = AF_INET6;
-		a->sin6_addr = in6addr_any;
-		a->sin6_port = htons(opt_port);
-		alen = sizeof(*a);
-	} else {
-		struct sockaddr_in *a = (void *)&ss;
-
-		a->sin_family = AF_INET;
-		a->sin_addr.s_addr = htonl(INADDR_ANY);
-		a->sin_port = htons(opt_port);
-		alen = sizeof(*a);
-	}
+	alen = smc_sockaddr_fill(&ss, opt_v6, opt_port, NULL);
 	if (bind(lfd, (void *)&ss, alen) || listen(lfd, 128)) {
 		perror("smc_xfer: bind/listen");
 		return 2;
@@ -352,7 +286,7 @@ static int connect_to(const char *host)
 	}
 	/* the server may still be starting: retry refused connects */
 	for (tries = 0; tries < opt_timeout * 10; tries++) {
-		fd = sock_new();
+		fd = smc_sock_new(opt_smc, opt_v6);
 		if (fd < 0) {
 			perror("smc_xfer: socket");
 			break;
@@ -389,7 +323,7 @@ static int client_one(const char *host, uint64_t seed)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	put64(hdr, opt_bytes);
 	put64(hdr + 8, seed);
-	if (write_all(fd, hdr, sizeof(hdr))) {
+	if (smc_write_all(fd, hdr, sizeof(hdr))) {
 		perror("smc_xfer: send header");
 		close(fd);
 		return -1;
@@ -404,7 +338,7 @@ static int client_one(const char *host, uint64_t seed)
 	if (snd.rc)
 		ok = 0;
 	shutdown(fd, SHUT_WR);
-	if (read_all(fd, &status, 1) != 1 || status != 'K') {
+	if (smc_read_all(fd, &status, 1, -1) != 1 || status != 'K') {
 		fprintf(stderr, "smc_xfer: client: server status '%c'\n",
 			status ? status : '?');
 		ok = 0;
