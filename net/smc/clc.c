@@ -211,10 +211,10 @@ static int asmc_clc_read(struct asmc_sock *smc, u8 *buf, size_t len,
  * step) into @buf of ASMC_CLC_MAX_LEN bytes. Returns the message type or
  * a negative error; -EPROTO for anything that is not a valid message.
  */
-static int asmc_clc_recv(struct asmc_sock *smc, u8 *buf, u8 expect,
-			 struct asmc_clc_hdr *hdr)
+static int __asmc_clc_recv(struct asmc_sock *smc, u8 *buf, u8 expect,
+			   struct asmc_clc_hdr *hdr, unsigned long timeout)
 {
-	unsigned long deadline = jiffies + ASMC_CLC_WAIT_TIME;
+	unsigned long deadline = jiffies + timeout;
 	int rc;
 
 	rc = asmc_clc_read(smc, buf, ASMC_CLC_HDR_LEN, deadline);
@@ -237,6 +237,12 @@ static int asmc_clc_recv(struct asmc_sock *smc, u8 *buf, u8 expect,
 	pr_debug("sock %p: CLC type %u received (%u bytes)\n", smc, hdr->type,
 		 hdr->length);
 	return hdr->type;
+}
+
+static int asmc_clc_recv(struct asmc_sock *smc, u8 *buf, u8 expect,
+			 struct asmc_clc_hdr *hdr)
+{
+	return __asmc_clc_recv(smc, buf, expect, hdr, ASMC_CLC_WAIT_TIME);
 }
 
 /* Read and drop one CLC message when there was no buffer for it: its
@@ -302,17 +308,38 @@ static u32 asmc_clc_sndbuf_want(struct asmc_sock *smc)
 	return clamp_t(u32, want, 16384, 524288);
 }
 
-/* What the link group dumps show of a v2 peer: negotiated EID and the
- * peer's OS, release and host name (first contact messages carry them).
+/* What the link group dumps show of a v2 peer: negotiated EID, release
+ * and limits, the peer's OS and host name (first contact messages carry
+ * them). The group is not usable before its setup is done.
  */
 static void asmc_clc_note_peer(struct asmc_lgr *lgr,
-			       const struct asmc_clc_accept *m, const u8 *eid)
+			       const struct asmc_clc_accept *m, const u8 *eid,
+			       const struct asmc_clc_v2x *agreed)
 {
 	memcpy(lgr->eid, eid, sizeof(lgr->eid));
 	lgr->peer_os = m->os_type;
-	lgr->peer_release = m->release;
+	lgr->peer_release = agreed->release;
 	memcpy(lgr->peer_hostname, m->hostname, sizeof(lgr->peer_hostname) - 1);
 	lgr->peer_hostname[sizeof(lgr->peer_hostname) - 1] = '\0';
+	mutex_lock(&lgr->mutex);
+	if (agreed->release >= ASMC_RELEASE_1) {
+		lgr->max_conns = agreed->max_conns;
+		lgr->max_links = agreed->max_links;
+	}
+	mutex_unlock(&lgr->mutex);
+}
+
+/* Our side of a v2.1 negotiation: latest release, the sysctl limits; one
+ * link per group is all this module builds.
+ */
+static void asmc_clc_v2x_ours(struct net *net, struct asmc_clc_v2x *ours)
+{
+	struct asmc_sysctl *sc = &asmc_net(net)->sysctl;
+
+	ours->release = ASMC_RELEASE_LATEST;
+	ours->max_conns = READ_ONCE(sc->smcr_max_conns_per_lgr);
+	ours->max_links = min(READ_ONCE(sc->smcr_max_links_per_lgr),
+			      ASMC_LINKS_MAX);
 }
 
 /* Get both buffers of the connection from its link group. */
@@ -354,7 +381,8 @@ static void asmc_clc_detach(struct asmc_sock *smc, struct asmc_lgr_ref *ref)
 /* Fill an Accept/Confirm describing our side of the connection. */
 static void asmc_clc_fill_accept(struct asmc_sock *smc, struct asmc_link *lnk,
 				 struct asmc_clc_accept *a, u8 type,
-				 bool first_contact, const u8 *eid)
+				 bool first_contact, const u8 *eid,
+				 const struct asmc_clc_v2x *agreed)
 {
 	struct asmc_conn *conn = &smc->conn;
 	struct ib_mr *mr = conn->rmb->mr[0];
@@ -378,6 +406,11 @@ static void asmc_clc_fill_accept(struct asmc_sock *smc, struct asmc_link *lnk,
 	if (first_contact) {
 		a->v2_direct = lnk->v2_direct;
 		a->os_type = ASMC_OS_LINUX;
+		a->release = agreed->release;
+		if (agreed->release >= ASMC_RELEASE_1) {
+			a->max_conns = agreed->max_conns;
+			a->max_links = agreed->max_links;
+		}
 		memset(a->hostname, ' ', sizeof(a->hostname));
 		memcpy(a->hostname, utsname()->nodename,
 		       min_t(size_t, strlen(utsname()->nodename),
@@ -488,6 +521,7 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 	struct net *net = sock_net(&smc->sk);
 	u8 eids[ASMC_CLC_MAX_UEID_RX][ASMC_EID_LEN];
 	struct asmc_clc_proposal prop = {};
+	struct asmc_clc_v2x ours, agreed;
 	struct asmc_lgr_ref ref = {};
 	struct asmc_clc_accept acc, cfm;
 	struct asmc_ibsel sel = {};
@@ -522,6 +556,10 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 	prop.n_ueid = n;
 	prop.ueids = &eids[0][0];
 	memcpy(prop.roce_v2_gid, sel.gid, 16);
+	asmc_clc_v2x_ours(net, &ours);
+	prop.release = ours.release;
+	prop.max_conns = ours.max_conns;
+	prop.max_links = ours.max_links;
 	rc = asmc_clc_proposal_build(buf, ASMC_CLC_MAX_LEN, &prop);
 	if (rc > 0)
 		rc = asmc_clc_send(smc, buf, rc);
@@ -546,6 +584,13 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 	if (!asmc_ueid_match(net, acc.eid, acc.eid)) {
 		reason = ASMC_DECL_NOUEID;
 		goto decline_free;
+	}
+	/* a first contact's Accept carries the agreed release and limits */
+	agreed = ours;
+	if (acc.first_contact) {
+		reason = asmc_clc_v2x_client(&acc, &ours, &agreed);
+		if (reason)
+			goto decline_free;
 	}
 
 	rc = asmc_lgr_client_attach(smc, acc.peer_id, acc.gid, acc.qpn, 2,
@@ -572,7 +617,7 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 			reason = ASMC_DECL_ERR_RDYLNK;
 			goto decline_detach;
 		}
-		asmc_clc_note_peer(ref.lgr, &acc, acc.eid);
+		asmc_clc_note_peer(ref.lgr, &acc, acc.eid, &agreed);
 	}
 	rc = asmc_clc_take_peer(smc, &acc);
 	if (rc)
@@ -590,12 +635,22 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 	}
 
 	asmc_clc_fill_accept(smc, lnk, &cfm, ASMC_CLC_CONFIRM,
-			     ref.first_contact, acc.eid);
+			     ref.first_contact, acc.eid, &agreed);
 	rc = asmc_clc_send_accept(smc, &cfm);
 	if (rc)
 		goto abort_detach;
 	if (ref.first_contact) {
 		rc = asmc_llc_client_confirm_link(lnk, smc->conn.rmb);
+		if (rc == ASMC_DECL_TIMEOUT_CL &&
+		    __asmc_clc_recv(smc, buf, ASMC_CLC_DECLINE, &hdr,
+				    ASMC_CLC_WAIT_SHORT) == ASMC_CLC_DECLINE) {
+			/* the server declined our Confirm: its Decline must
+			 * not stay in the stream the fallback hands over
+			 */
+			asmc_clc_detach(smc, &ref);
+			rc = asmc_clc_take_decline(buf, &hdr, res);
+			goto out_free;
+		}
 		if (rc > 0) {
 			reason = rc;
 			goto decline_detach;
@@ -648,6 +703,7 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 	struct sock *clcsk = smc->clcsock->sk;
 	struct net *net = sock_net(&smc->sk);
 	struct asmc_clc_proposal prop;
+	struct asmc_clc_v2x ours, agreed;
 	struct asmc_lgr_ref ref = {};
 	struct asmc_clc_accept acc, cfm;
 	struct asmc_ibsel sel = {};
@@ -694,6 +750,10 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 		reason = ASMC_DECL_NOUEID;
 		goto decline;
 	}
+	asmc_clc_v2x_ours(net, &ours);
+	reason = asmc_clc_v2x_server(&prop, &ours, &agreed);
+	if (reason)
+		goto decline;
 	if (asmc_ib_select_v2(clcsk, &sel)) {
 		reason = ASMC_DECL_NOSMCRDEV;
 		goto decline;
@@ -719,7 +779,7 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 	}
 
 	asmc_clc_fill_accept(smc, lnk, &acc, ASMC_CLC_ACCEPT,
-			     ref.first_contact, eid);
+			     ref.first_contact, eid, &agreed);
 	rc = asmc_clc_send_accept(smc, &acc);
 	if (rc)
 		goto abort_detach;
@@ -740,6 +800,9 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 	if (rc)
 		goto abort_detach;
 	if (ref.first_contact) {
+		reason = asmc_clc_v2x_confirm_check(&cfm, &agreed);
+		if (reason)
+			goto decline_detach;
 		rc = asmc_clc_peer_link(lnk, &cfm, lnk->sel.mtu);
 		if (!rc)
 			rc = asmc_link_rtr(lnk);
@@ -749,7 +812,7 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 			reason = ASMC_DECL_ERR_RDYLNK;
 			goto decline_detach;
 		}
-		asmc_clc_note_peer(ref.lgr, &cfm, eid);
+		asmc_clc_note_peer(ref.lgr, &cfm, eid, &agreed);
 		if (asmc_buf_register(smc->conn.rmb, lnk)) {
 			reason = ASMC_DECL_ERR_REGBUF;
 			goto decline_detach;

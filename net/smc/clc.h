@@ -8,6 +8,7 @@
 #include "socket.h"
 
 #define ASMC_CLC_WAIT_TIME	(6 * HZ)	/* each awaited CLC message */
+#define ASMC_CLC_WAIT_SHORT	(1 * HZ)	/* a Decline after a timeout */
 
 struct asmc_hs_result {
 	u32 reason;		/* local fallback reason (CLC decline code) */

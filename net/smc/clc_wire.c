@@ -20,6 +20,9 @@
 #define V2EXT_FIXED	40
 #define V2EXT_GID	8
 #define V2EXT_SMCDOFF	6
+#define V2EXT_MAXCONNS	24	/* release >= 1: conns, links, features */
+#define V2EXT_MAXLINKS	25
+#define V2EXT_FEATURES	26
 #define V2EXT_SMCD_BASE	8	/* SMC-D v2 ext offset counts from here */
 #define SMCDV2EXT_FIXED	ASMC_CLC_SMCDV2_FIXED
 #define ISM_ENTRY	ASMC_CLC_ISM_ENTRY
@@ -39,6 +42,9 @@
 #define ACC_FC_FLAGS	104
 #define ACC_FC_OS	105
 #define ACC_FC_HOST	108
+#define ACC_FC_MAXCONNS	140	/* release >= 1 */
+#define ACC_FC_MAXLINKS	141
+#define ACC_FC_FEATURES	142
 #define ACC_FC_NGIDS	156
 #define ACC_FC_GIDS	160
 
@@ -171,6 +177,9 @@ static int parse_v2_ext(const u8 *msg, size_t len, size_t pos,
 	if (p->n_ueid > ASMC_CLC_MAX_UEID_RX || p->n_ism > ASMC_CLC_MAX_ISM)
 		return -EPROTO;
 	memcpy(p->roce_v2_gid, msg + pos + 8, 16);
+	p->max_conns = msg[pos + V2EXT_MAXCONNS];
+	p->max_links = msg[pos + V2EXT_MAXLINKS];
+	p->feature_mask = get_unaligned_be16(msg + pos + V2EXT_FEATURES);
 	*used = V2EXT_FIXED + (size_t)p->n_ueid * ASMC_EID_LEN;
 	if (!in_body(pos, *used, len))
 		return -EPROTO;
@@ -357,6 +366,9 @@ int asmc_clc_proposal_build(u8 *buf, size_t size,
 		v2[1] = p->n_ism;
 		v2[3] = p->release << 4 | (p->seid ? 0x01 : 0);
 		memcpy(v2 + V2EXT_GID, p->roce_v2_gid, 16);
+		v2[V2EXT_MAXCONNS] = p->max_conns;
+		v2[V2EXT_MAXLINKS] = p->max_links;
+		put_unaligned_be16(p->feature_mask, v2 + V2EXT_FEATURES);
 		if (p->n_ueid)
 			memcpy(v2 + V2EXT_FIXED, p->ueids,
 			       (size_t)p->n_ueid * ASMC_EID_LEN);
@@ -444,6 +456,9 @@ int asmc_clc_accept_parse(const u8 *msg, size_t len,
 	a->os_type = msg[ACC_FC_OS] >> 4;
 	a->release = msg[ACC_FC_OS] & 0x0f;
 	memcpy(a->hostname, msg + ACC_FC_HOST, ASMC_HOSTNAME_LEN);
+	a->max_conns = msg[ACC_FC_MAXCONNS];
+	a->max_links = msg[ACC_FC_MAXLINKS];
+	a->feature_mask = get_unaligned_be16(msg + ACC_FC_FEATURES);
 	if (hdr.type == ASMC_CLC_ACCEPT)
 		return 0;
 	a->n_gids = msg[ACC_FC_NGIDS];
@@ -508,6 +523,10 @@ int asmc_clc_accept_build(u8 *buf, size_t size,
 			buf[ACC_FC_OS] = a->os_type << 4 | a->release;
 			memcpy(buf + ACC_FC_HOST, a->hostname,
 			       ASMC_HOSTNAME_LEN);
+			buf[ACC_FC_MAXCONNS] = a->max_conns;
+			buf[ACC_FC_MAXLINKS] = a->max_links;
+			put_unaligned_be16(a->feature_mask,
+					   buf + ACC_FC_FEATURES);
 			if (a->type == ASMC_CLC_CONFIRM) {
 				buf[ACC_FC_NGIDS] = a->n_gids;
 				memcpy(buf + ACC_FC_GIDS, a->gids,
@@ -517,6 +536,70 @@ int asmc_clc_accept_build(u8 *buf, size_t size,
 	}
 	put_unaligned_be32(ASMC_CLC_EYE_R, buf + len - ASMC_CLC_TRL_LEN);
 	return len;
+}
+
+static u8 min_u8(u8 a, u8 b)
+{
+	return a < b ? a : b;
+}
+
+/* Server: what to answer a v2 Proposal @p given our own latest release
+ * and limits in @ours. Returns 0, or the Decline reason when the client's
+ * limits are below what a link group needs.
+ */
+u32 asmc_clc_v2x_server(const struct asmc_clc_proposal *p,
+			const struct asmc_clc_v2x *ours,
+			struct asmc_clc_v2x *agreed)
+{
+	agreed->release = min_u8(p->release, ours->release);
+	agreed->max_conns = ours->max_conns;
+	agreed->max_links = ours->max_links;
+	if (agreed->release < ASMC_RELEASE_1)
+		return 0;	/* v2.0: the fields are reserved */
+	agreed->max_conns = min_u8(p->max_conns, ours->max_conns);
+	if (agreed->max_conns < ASMC_CONNS_MIN)
+		return ASMC_DECL_MAXCONNERR;
+	agreed->max_links = min_u8(p->max_links, ours->max_links);
+	if (agreed->max_links < ASMC_LINKS_MIN)
+		return ASMC_DECL_MAXLINKERR;
+	return 0;
+}
+
+/* Client: check a first-contact Accept @a against what we proposed. The
+ * server may only lower each value; the Confirm repeats @agreed.
+ */
+u32 asmc_clc_v2x_client(const struct asmc_clc_accept *a,
+			const struct asmc_clc_v2x *proposed,
+			struct asmc_clc_v2x *agreed)
+{
+	*agreed = *proposed;
+	agreed->release = a->release;
+	if (a->release > proposed->release)
+		return ASMC_DECL_RELEASEERR;
+	if (a->release < ASMC_RELEASE_1)
+		return 0;
+	if (a->max_conns < ASMC_CONNS_MIN || a->max_conns > proposed->max_conns)
+		return ASMC_DECL_MAXCONNERR;
+	if (a->max_links < ASMC_LINKS_MIN || a->max_links > proposed->max_links)
+		return ASMC_DECL_MAXLINKERR;
+	agreed->max_conns = a->max_conns;
+	agreed->max_links = a->max_links;
+	return 0;
+}
+
+/* Server: a first-contact Confirm @c must repeat what the Accept said. */
+u32 asmc_clc_v2x_confirm_check(const struct asmc_clc_accept *c,
+			       const struct asmc_clc_v2x *agreed)
+{
+	if (c->release != agreed->release)
+		return ASMC_DECL_RELEASEERR;
+	if (c->release < ASMC_RELEASE_1)
+		return 0;
+	if (c->max_conns != agreed->max_conns)
+		return ASMC_DECL_MAXCONNERR;
+	if (c->max_links != agreed->max_links)
+		return ASMC_DECL_MAXLINKERR;
+	return 0;
 }
 
 /* Compressed RMBE size: 16 KiB << code. */

@@ -56,6 +56,16 @@
 #define ASMC_OS_LINUX		2
 #define ASMC_OS_AIX		3
 
+/* SMC v2 releases: 0 = v2.0, 1 = v2.1 (max connections and links per link
+ * group agreed in the handshake). The client proposes its latest, the
+ * server answers min(proposed, its own), the client's Confirm repeats it.
+ */
+#define ASMC_RELEASE_0		0
+#define ASMC_RELEASE_1		1
+#define ASMC_RELEASE_LATEST	ASMC_RELEASE_1
+#define ASMC_CONNS_MIN		16	/* v2.1: fewest conns per group */
+#define ASMC_LINKS_MIN		1	/* v2.1: fewest links per group */
+
 /* Compressed RMBE size (byte 50 high nibble): 16 KiB << code */
 #define ASMC_RMBE_SIZE_MIN	16384u
 #define ASMC_RMBE_CODE_MAX_R	5	/* SMC-R: 512 KiB */
@@ -84,6 +94,9 @@
 #define ASMC_DECL_NOSEID	0x03030006u
 #define ASMC_DECL_NOSMCD2DEV	0x03030007u
 #define ASMC_DECL_NOUEID	0x03030008u
+#define ASMC_DECL_RELEASEERR	0x03030009u
+#define ASMC_DECL_MAXCONNERR	0x0303000au
+#define ASMC_DECL_MAXLINKERR	0x0303000bu
 #define ASMC_DECL_MODEUNSUPP	0x03040000u
 #define ASMC_DECL_RMBE_EC	0x03050000u
 #define ASMC_DECL_OPTUNSUPP	0x03060000u
@@ -144,6 +157,9 @@ struct asmc_clc_proposal {
 	u8 release;
 	bool seid;
 	u8 roce_v2_gid[16];
+	u8 max_conns;		/* release >= 1: proposed per link group */
+	u8 max_links;
+	u16 feature_mask;
 	const u8 *ueids;	/* n_ueid * 32 bytes inside the message */
 	const u8 *smcd_v2_ext;	/* NULL unless the v2 path offers SMC-D;
 				 * 48 + 10 * n_ism bytes
@@ -177,6 +193,9 @@ struct asmc_clc_accept {
 	u8 os_type;		/* 4 bit */
 	u8 release;		/* 4 bit */
 	u8 hostname[ASMC_HOSTNAME_LEN];
+	u8 max_conns;		/* release >= 1: agreed per link group */
+	u8 max_links;
+	u16 feature_mask;
 	/* Confirm only (version >= 2, first contact) */
 	u8 n_gids;
 	u8 gids[ASMC_CLC_MAX_GIDS][ASMC_GID_LEN];
@@ -209,6 +228,22 @@ int asmc_clc_accept_parse(const u8 *msg, size_t len,
 int asmc_clc_accept_len(const struct asmc_clc_accept *acc);
 int asmc_clc_accept_build(u8 *buf, size_t size,
 			  const struct asmc_clc_accept *acc);
+
+/* What a v2 handshake agreed on beyond v2.0 (release 1 and later). */
+struct asmc_clc_v2x {
+	u8 release;
+	u8 max_conns;
+	u8 max_links;
+};
+
+u32 asmc_clc_v2x_server(const struct asmc_clc_proposal *p,
+			const struct asmc_clc_v2x *ours,
+			struct asmc_clc_v2x *agreed);
+u32 asmc_clc_v2x_client(const struct asmc_clc_accept *a,
+			const struct asmc_clc_v2x *proposed,
+			struct asmc_clc_v2x *agreed);
+u32 asmc_clc_v2x_confirm_check(const struct asmc_clc_accept *c,
+			       const struct asmc_clc_v2x *agreed);
 
 u32 asmc_rmbe_code_to_size(u8 code);
 u8 asmc_rmbe_size_to_code(u32 size, u8 max_code);

@@ -51,5 +51,11 @@
 #define ASMC_SOCK_DIAG_OWNER
 #endif
 
+/* Netlink attributes of SMC_NLA_LGR_R_V2 that <linux/smc.h> gained in 6.6
+ * with SMC v2.1 (u8 each); the 6.1 uapi header stops at ..._DIRECT.
+ */
+#define ASMC_NLA_LGR_R_V2_MAX_CONNS	2
+#define ASMC_NLA_LGR_R_V2_MAX_LINKS	3
+
 #endif /* __KERNEL__ */
 #endif /* ASMC_COMPAT_H */

@@ -249,6 +249,7 @@ static struct asmc_lgr *asmc_lgr_new(struct net *net, u8 role, u8 version,
 	lgr->max_conns = role == ASMC_ROLE_SERVER ?
 		READ_ONCE(asmc_net(net)->sysctl.smcr_max_conns_per_lgr) :
 		ASMC_CONNS_PER_LGR;
+	lgr->max_links = ASMC_LINKS_MAX;
 	lgr->smc_version = version;
 	memcpy(lgr->peer_id, peer_id, 8);
 	mutex_init(&lgr->mutex);

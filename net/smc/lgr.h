@@ -180,7 +180,8 @@ struct asmc_lgr {
 	u8			peer_gid[16];	/* of the first link */
 	u8			eid[32];	/* negotiated EID (v2) */
 	u8			peer_os;
-	u8			peer_release;
+	u8			peer_release;	/* agreed v2 release */
+	u8			max_links;	/* v2.1: agreed, else ours */
 	char			peer_hostname[33];
 	u16			vlan;
 	bool			hashed;
@@ -196,7 +197,11 @@ struct asmc_lgr {
 	struct xarray		conns;		/* token -> struct asmc_sock */
 	u32			next_token;
 	int			conns_num;
-	int			max_conns;	/* server: sysctl at creation */
+	int			max_conns;	/* agreed (v2.1), else the
+						 * server's sysctl at creation;
+						 * set before the group is
+						 * usable
+						 */
 	struct list_head	bufs;		/* every buffer of the group */
 	struct list_head	free_rmbs[ASMC_BUF_SIZES];
 	struct list_head	free_sndbufs[ASMC_BUF_SIZES];

@@ -9,6 +9,7 @@
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
+#include "clc_wire.h"
 #include "eid.h"
 #include "netlink.h"
 #include "netns.h"
@@ -27,9 +28,10 @@
  *   without input attributes reject any. Missing required attributes:
  *   -EINVAL. An unknown command gets -EOPNOTSUPP, as does NLM_F_DUMP on a
  *   command that is not a dump or the reverse.
- * - SMC_NLA_SYS_VER is 2 (SMC v2 is spoken) and SMC_NLA_SYS_REL 0: the
- *   release this module negotiates in CLC (SMC-WIRE: Linux 0), which is
- *   what a 6.1 kernel reports; SMC v2.1 (release 1) is not implemented.
+ * - SMC_NLA_SYS_VER is 2 (SMC v2 is spoken) and SMC_NLA_SYS_REL 1: the
+ *   latest release this module negotiates in CLC (v2.1, as Linux 6.6 and
+ *   later report; a 6.1 kernel reports 0). Each link group shows what was
+ *   agreed with its peer (SMC_NLA_LGR_V2_REL).
  * - SMC_GEN_FBACK_STATS: one message per (role, reason code) with a
  *   non-zero count: SMC_NLA_FBACK_STATS_TYPE 1 = server, 0 = client (what
  *   smc-tools read), RSN_CODE, RSN_CNT (u16, saturated), and in every
@@ -40,7 +42,7 @@
  */
 
 #define ASMC_NL_SMC_VERSION	2
-#define ASMC_NL_SMC_RELEASE	0
+#define ASMC_NL_SMC_RELEASE	ASMC_RELEASE_LATEST
 
 static struct genl_family asmc_pnet_nl_family;
 

@@ -71,7 +71,9 @@ static int asmc_nl_put_lgr_v2(struct sk_buff *skb, const struct asmc_lgr *lgr)
 	nla_nest_end(skb, nest);
 	nest = nla_nest_start(skb, SMC_NLA_LGR_R_V2);
 	if (!nest ||
-	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_DIRECT, lnk && lnk->v2_direct))
+	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_DIRECT, lnk && lnk->v2_direct) ||
+	    nla_put_u8(skb, ASMC_NLA_LGR_R_V2_MAX_CONNS, lgr->max_conns) ||
+	    nla_put_u8(skb, ASMC_NLA_LGR_R_V2_MAX_LINKS, lgr->max_links))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

@@ -12,6 +12,10 @@
 
 #define STRLEN 72
 
+/* SMC_NLA_LGR_R_V2 entries of SMC v2.1, newer than the 6.1 <linux/smc.h> */
+#define NLA_LGR_R_V2_MAX_CONNS	2
+#define NLA_LGR_R_V2_MAX_LINKS	3
+
 struct v2common {
 	bool have;
 	unsigned int ver, rel, os;
@@ -23,6 +27,8 @@ struct lgr {
 	uint32_t id, conns;
 	uint8_t role, type, vlan, buf_type;
 	bool have_buf_type, have_cookie, have_direct, direct;
+	bool have_limits;	/* SMC v2.1 attributes (Linux 6.6 uapi) */
+	unsigned int max_conns, max_links;
 	uint64_t net_cookie;
 	char pnetid[STRLEN];
 	struct v2common v2;
@@ -175,6 +181,10 @@ static void parse_lgr_r(const struct nlattr *nest, struct lgr *g)
 		smc_nl_parse_nest(tb[SMC_NLA_LGR_R_V2], v2);
 		g->have_direct = v2[SMC_NLA_LGR_R_V2_DIRECT];
 		g->direct = nla_u8(v2[SMC_NLA_LGR_R_V2_DIRECT]);
+		g->have_limits = v2[NLA_LGR_R_V2_MAX_CONNS] &&
+				 v2[NLA_LGR_R_V2_MAX_LINKS];
+		g->max_conns = nla_u8(v2[NLA_LGR_R_V2_MAX_CONNS]);
+		g->max_links = nla_u8(v2[NLA_LGR_R_V2_MAX_LINKS]);
 	}
 }
 
@@ -328,10 +338,47 @@ static int which(int argc, char **argv, const char *obj, bool *r, bool *d)
 	return 0;
 }
 
+/* "OBJ show [smcr|smcd]": dump the SMC-R (@cmd_r) and SMC-D (@cmd_d)
+ * objects the arguments ask for into @l: 0, a dump's exit status, or -1
+ * for bad arguments (already reported).
+ */
+static int fetch_both(int argc, char **argv, const char *obj, uint8_t cmd_r,
+		      uint8_t cmd_d, mnl_cb_t cb, struct list *l)
+{
+	char what[64];
+	bool r, d;
+	int rc = 0;
+
+	if (which(argc, argv, obj, &r, &d))
+		return -1;
+	snprintf(what, sizeof(what), "%s show", obj);
+	if (r)
+		rc = smc_gen_dump(cmd_r, cb, l, what);
+	snprintf(what, sizeof(what), "%s show smcd", obj);
+	if (!rc && d)
+		rc = smc_gen_dump(cmd_d, cb, l, what);
+	return rc;
+}
+
+/* -j: the objects of @l as one JSON array, each by @one. */
+static void json_array(const struct list *l, void (*one)(const void *obj))
+{
+	int i;
+
+	jw_begin();
+	jw_arr_open(NULL);
+	for (i = 0; i < l->n; i++)
+		one((const char *)l->v + (size_t)i * l->size);
+	jw_arr_close();
+	jw_end();
+}
+
 /* ---- smc linkgroup ---- */
 
-static void lgr_json(const struct lgr *g)
+static void lgr_json(const void *obj)
 {
+	const struct lgr *g = obj;
+
 	jw_obj_open(NULL);
 	jw_str("smc", g->smcd ? "smcd" : "smcr");
 	jw_u64("id", g->id);
@@ -359,6 +406,10 @@ static void lgr_json(const struct lgr *g)
 		jw_str_or_null("peer_host", g->v2.host);
 		if (g->have_direct)
 			jw_bool("direct", g->direct);
+		if (g->have_limits) {
+			jw_u64("max_conns", g->max_conns);
+			jw_u64("max_links", g->max_links);
+		}
 		jw_obj_close();
 	} else {
 		jw_null("v2");
@@ -371,32 +422,22 @@ int do_linkgroup(int argc, char **argv)
 	struct list l = { .size = sizeof(struct lgr) };
 	struct lgr *v;
 	struct table *t = NULL;
-	bool r, d;
-	int i, rc = 0;
+	int i, rc;
 
 	if (argc > 0 && is_help(argv[0])) {
 		printf("Usage: smc linkgroup show [ smcr | smcd ]\n"
 		       "Link groups of the network namespace (SMC-R and SMC-D).\n");
 		return 0;
 	}
-	if (which(argc, argv, "linkgroup", &r, &d))
+	rc = fetch_both(argc, argv, "linkgroup", SMC_NETLINK_GET_LGR_SMCR,
+			SMC_NETLINK_GET_LGR_SMCD, lgr_cb, &l);
+	if (rc < 0)
 		return SMC_EXIT_USAGE;
-	if (r)
-		rc = smc_gen_dump(SMC_NETLINK_GET_LGR_SMCR, lgr_cb, &l,
-				  "linkgroup show");
-	if (!rc && d)
-		rc = smc_gen_dump(SMC_NETLINK_GET_LGR_SMCD, lgr_cb, &l,
-				  "linkgroup show smcd");
 	if (rc)
 		goto out;
 	v = l.v;
 	if (opts.json) {
-		jw_begin();
-		jw_arr_open(NULL);
-		for (i = 0; i < l.n; i++)
-			lgr_json(&v[i]);
-		jw_arr_close();
-		jw_end();
+		json_array(&l, lgr_json);
 		goto out;
 	}
 	for (i = 0; i < l.n; i++) {
@@ -410,7 +451,10 @@ int do_linkgroup(int argc, char **argv)
 		tbl_cell(t, "SMC-R");
 		tbl_cell(t, "%s", role_name(v[i].role));
 		tbl_cell(t, "%s", lgr_type_name(v[i].type));
-		tbl_cell(t, "%u", v[i].conns);
+		if (v[i].have_limits)	/* in use / most the group takes */
+			tbl_cell(t, "%u/%u", v[i].conns, v[i].max_conns);
+		else
+			tbl_cell(t, "%u", v[i].conns);
 		tbl_cell(t, "%u", v[i].vlan);
 		tbl_cell(t, "%s", v[i].pnetid[0] ? v[i].pnetid : "-");
 		if (v[i].v2.have) {
@@ -451,6 +495,29 @@ out:
 
 /* ---- smc link ---- */
 
+static void link_json(const void *obj)
+{
+	const struct link *k = obj;
+	char name[IF_NAMESIZE];
+
+	jw_obj_open(NULL);
+	jw_u64("lgr_id", k->lgr_id);
+	jw_str("role", role_name(k->lgr_role));
+	jw_u64("id", k->id);
+	jw_str("state", link_state_name(k->state));
+	jw_u64("state_code", k->state);
+	jw_str("ibdev", k->ibdev);
+	jw_u64("ibport", k->port);
+	jw_u64("netdev_ifindex", k->netdev);
+	jw_str_or_null("netdev", ifname(k->netdev, name));
+	jw_u64("conns", k->conns);
+	jw_str("gid", k->gid);
+	jw_str("peer_gid", k->peer_gid);
+	jw_u64("uid", k->uid);
+	jw_u64("peer_uid", k->peer_uid);
+	jw_obj_close();
+}
+
 int do_link(int argc, char **argv)
 {
 	struct list l = { .size = sizeof(struct link) };
@@ -474,28 +541,7 @@ int do_link(int argc, char **argv)
 		goto out;
 	k = l.v;
 	if (opts.json) {
-		jw_begin();
-		jw_arr_open(NULL);
-		for (i = 0; i < l.n; i++) {
-			jw_obj_open(NULL);
-			jw_u64("lgr_id", k[i].lgr_id);
-			jw_str("role", role_name(k[i].lgr_role));
-			jw_u64("id", k[i].id);
-			jw_str("state", link_state_name(k[i].state));
-			jw_u64("state_code", k[i].state);
-			jw_str("ibdev", k[i].ibdev);
-			jw_u64("ibport", k[i].port);
-			jw_u64("netdev_ifindex", k[i].netdev);
-			jw_str_or_null("netdev", ifname(k[i].netdev, name));
-			jw_u64("conns", k[i].conns);
-			jw_str("gid", k[i].gid);
-			jw_str("peer_gid", k[i].peer_gid);
-			jw_u64("uid", k[i].uid);
-			jw_u64("peer_uid", k[i].peer_uid);
-			jw_obj_close();
-		}
-		jw_arr_close();
-		jw_end();
+		json_array(&l, link_json);
 		goto out;
 	}
 	if (!l.n)
@@ -538,8 +584,9 @@ static const char *port_state(uint8_t st)
 	return st ? "ACTIVE" : "INACTIVE";
 }
 
-static void dev_json(const struct dev *d)
+static void dev_json(const void *obj)
 {
+	const struct dev *d = obj;
 	char name[IF_NAMESIZE];
 	int p;
 
@@ -588,9 +635,8 @@ int do_device(int argc, char **argv)
 	struct list l = { .size = sizeof(struct dev) };
 	char name[IF_NAMESIZE];
 	struct table *t = NULL;
-	bool r, d;
 	struct dev *v;
-	int i, p, rc = 0;
+	int i, p, rc;
 
 	if (argc > 0 && is_help(argv[0])) {
 		printf("Usage: smc device show [ smcr | smcd ]\n"
@@ -598,24 +644,15 @@ int do_device(int argc, char **argv)
 		       "one line per port.\n");
 		return 0;
 	}
-	if (which(argc, argv, "device", &r, &d))
+	rc = fetch_both(argc, argv, "device", SMC_NETLINK_GET_DEV_SMCR,
+			SMC_NETLINK_GET_DEV_SMCD, dev_cb, &l);
+	if (rc < 0)
 		return SMC_EXIT_USAGE;
-	if (r)
-		rc = smc_gen_dump(SMC_NETLINK_GET_DEV_SMCR, dev_cb, &l,
-				  "device show");
-	if (!rc && d)
-		rc = smc_gen_dump(SMC_NETLINK_GET_DEV_SMCD, dev_cb, &l,
-				  "device show smcd");
 	if (rc)
 		goto out;
 	v = l.v;
 	if (opts.json) {
-		jw_begin();
-		jw_arr_open(NULL);
-		for (i = 0; i < l.n; i++)
-			dev_json(&v[i]);
-		jw_arr_close();
-		jw_end();
+		json_array(&l, dev_json);
 		goto out;
 	}
 	for (i = 0; i < l.n; i++) {

@@ -63,7 +63,9 @@ static bool prop_equal(const struct asmc_clc_proposal *a,
 	    a->ipv4_prefix_len != b->ipv4_prefix_len ||
 	    a->n_ipv6 != b->n_ipv6 || a->n_ueid != b->n_ueid ||
 	    a->n_ism != b->n_ism || a->release != b->release ||
-	    a->seid != b->seid || memcmp(a->roce_v2_gid, b->roce_v2_gid, 16))
+	    a->seid != b->seid || memcmp(a->roce_v2_gid, b->roce_v2_gid, 16) ||
+	    a->max_conns != b->max_conns || a->max_links != b->max_links ||
+	    a->feature_mask != b->feature_mask)
 		return false;
 	if (a->n_ipv6 && memcmp(a->ipv6, b->ipv6, a->n_ipv6 * 17))
 		return false;
@@ -529,7 +531,8 @@ static bool acc_equal(const struct asmc_clc_accept *a,
 	       !memcmp(a->eid, b->eid, 32) && a->v2_direct == b->v2_direct &&
 	       a->os_type == b->os_type && a->release == b->release &&
 	       !memcmp(a->hostname, b->hostname, 32) &&
-	       a->n_gids == b->n_gids &&
+	       a->max_conns == b->max_conns && a->max_links == b->max_links &&
+	       a->feature_mask == b->feature_mask && a->n_gids == b->n_gids &&
 	       !memcmp(a->gids, b->gids, sizeof(a->gids));
 }
 
@@ -817,6 +820,141 @@ static void test_sizes(struct kunit *test)
 	      "mtu: other sizes round down (1500 -> 1024), below 256 -> 0");
 }
 
+/* One step of the v2.1 negotiation: SERVER answers a Proposal (side =
+ * our latest release and limits), CLIENT checks an Accept (side = what we
+ * proposed), CONFIRM checks a Confirm (side = what was agreed); in_* come
+ * from the peer's message; want_* is the agreement when rc is 0.
+ */
+enum { V2X_SERVER, V2X_CLIENT, V2X_CONFIRM };
+static const struct v2x_case {
+	const char *what;
+	u8 step, rel, conns, links, in_rel, in_conns, in_links;
+	u32 rc;
+	u8 want_rel, want_conns, want_links;
+} v2x_cases[] = {
+	{ "server: agrees on release 1 and the lower limits",
+	  V2X_SERVER, 1, 255, 1, 1, 255, 2, 0, 1, 255, 1 },
+	{ "server: a later release proposed gets our latest (1)",
+	  V2X_SERVER, 1, 255, 1, 7, 20, 1, 0, 1, 20, 1 },
+	{ "server: a v2.0 client gets release 0, its reserved bytes ignored",
+	  V2X_SERVER, 1, 255, 1, 0, 0, 0, 0, 0, 255, 1 },
+	{ "server: 15 connections per group -> Decline 0x0303000a",
+	  V2X_SERVER, 1, 255, 1, 1, 15, 1, ASMC_DECL_MAXCONNERR, 0, 0, 0 },
+	{ "server: 0 links per group -> Decline 0x0303000b",
+	  V2X_SERVER, 1, 255, 1, 1, 16, 0, ASMC_DECL_MAXLINKERR, 0, 0, 0 },
+	{ "client: takes the server's lower limits",
+	  V2X_CLIENT, 1, 255, 1, 1, 100, 1, 0, 1, 100, 1 },
+	{ "client: a v2.0 server's Accept (release 0) is fine",
+	  V2X_CLIENT, 1, 255, 1, 0, 0, 0, 0, 0, 255, 1 },
+	{ "client: release above the proposed -> Decline 0x03030009",
+	  V2X_CLIENT, 1, 255, 1, 2, 100, 1, ASMC_DECL_RELEASEERR, 0, 0, 0 },
+	{ "client: 15 connections -> Decline 0x0303000a",
+	  V2X_CLIENT, 1, 255, 1, 1, 15, 1, ASMC_DECL_MAXCONNERR, 0, 0, 0 },
+	{ "client: more connections than proposed -> Decline 0x0303000a",
+	  V2X_CLIENT, 1, 100, 1, 1, 101, 1, ASMC_DECL_MAXCONNERR, 0, 0, 0 },
+	{ "client: more links than proposed -> Decline 0x0303000b",
+	  V2X_CLIENT, 1, 100, 1, 1, 100, 2, ASMC_DECL_MAXLINKERR, 0, 0, 0 },
+	{ "client: 0 links -> Decline 0x0303000b",
+	  V2X_CLIENT, 1, 100, 1, 1, 100, 0, ASMC_DECL_MAXLINKERR, 0, 0, 0 },
+	{ "confirm check: the agreed values pass",
+	  V2X_CONFIRM, 1, 100, 1, 1, 100, 1, 0, 1, 100, 1 },
+	{ "confirm check: another release -> Decline 0x03030009",
+	  V2X_CONFIRM, 1, 100, 1, 0, 100, 1, ASMC_DECL_RELEASEERR, 0, 0, 0 },
+	{ "confirm check: other connections -> Decline 0x0303000a",
+	  V2X_CONFIRM, 1, 100, 1, 1, 99, 1, ASMC_DECL_MAXCONNERR, 0, 0, 0 },
+	{ "confirm check: other links -> Decline 0x0303000b",
+	  V2X_CONFIRM, 1, 100, 1, 1, 100, 2, ASMC_DECL_MAXLINKERR, 0, 0, 0 },
+	{ "confirm check: release 0 ignores the reserved bytes",
+	  V2X_CONFIRM, 0, 100, 1, 0, 7, 0, 0, 0, 100, 1 },
+};
+
+/* SMC v2.1: where release, max connections and max links sit, and the
+ * rules of their negotiation.
+ */
+static void test_v2x(struct kunit *test)
+{
+	static u8 ueids[32];
+	struct asmc_clc_proposal p, q;
+	struct asmc_clc_accept a, b;
+	struct asmc_clc_v2x agreed;
+	u8 *buf = wt_alloc(test, BUF_LEN);
+	size_t i;
+	int len;
+
+	/* Proposal: flags byte 83 high nibble, 104/105 conns/links, 106 mask */
+	memset(&p, 0, sizeof(p));
+	p.version = 2;
+	p.v1_path = ASMC_PATH_NONE;
+	p.v2_path = ASMC_PATH_R;
+	p.n_ueid = 1;
+	memset(ueids, 'A', sizeof(ueids));
+	p.ueids = ueids;
+	p.release = 1;
+	p.max_conns = 200;
+	p.max_links = 2;
+	p.feature_mask = 0x0102;
+	len = asmc_clc_proposal_build(buf, BUF_LEN, &p);
+	CHECK(len == 156 && buf[83] == 0x10 && buf[104] == 200 &&
+	      buf[105] == 2 && buf[106] == 1 && buf[107] == 2,
+	      "v2.1 proposal: release in byte 83, conns/links/features at 104..107");
+	CHECK(asmc_clc_proposal_parse(buf, len, &q) == 0 && prop_equal(&p, &q),
+	      "v2.1 proposal: parses back to the same fields");
+	len = make_v2_proposal(buf, 1);
+	CHECK(asmc_clc_proposal_parse(buf, len, &q) == 0 && q.release == 0 &&
+	      q.max_conns == 0 && q.max_links == 0,
+	      "v2.1 proposal: a Linux 6.1 (v2.0) proposal reads as release 0");
+
+	/* Accept/Confirm first-contact extension: 105 low nibble, 140..143 */
+	base_acc(&a, ASMC_CLC_ACCEPT, 2, true);
+	a.release = 1;
+	a.max_conns = 16;
+	a.max_links = 1;
+	len = asmc_clc_accept_build(buf, BUF_LEN, &a);
+	CHECK(len == 160 && buf[105] == 0x21 && buf[140] == 16 &&
+	      buf[141] == 1 && buf[142] == 0 && buf[143] == 0,
+	      "v2.1 accept: release in byte 105, conns/links at 140/141");
+	CHECK(asmc_clc_accept_parse(buf, len, &b) == 0 && acc_equal(&a, &b),
+	      "v2.1 accept: parses back to the same fields");
+	base_acc(&a, ASMC_CLC_CONFIRM, 2, true);
+	a.release = 1;
+	a.max_conns = 255;
+	a.max_links = 1;
+	a.n_gids = 1;
+	len = asmc_clc_accept_build(buf, BUF_LEN, &a);
+	CHECK(len == 180 && buf[140] == 255 && buf[141] == 1 &&
+	      asmc_clc_accept_parse(buf, len, &b) == 0 && acc_equal(&a, &b),
+	      "v2.1 confirm: same extension, GID list after it");
+
+	for (i = 0; i < sizeof(v2x_cases) / sizeof(v2x_cases[0]); i++) {
+		const struct v2x_case *c = &v2x_cases[i];
+		struct asmc_clc_v2x side = { c->rel, c->conns, c->links };
+		u32 rc;
+
+		memset(&agreed, 0, sizeof(agreed));
+		if (c->step == V2X_SERVER) {
+			p.release = c->in_rel;
+			p.max_conns = c->in_conns;
+			p.max_links = c->in_links;
+			rc = asmc_clc_v2x_server(&p, &side, &agreed);
+		} else {
+			base_acc(&a, c->step == V2X_CLIENT ? ASMC_CLC_ACCEPT :
+				 ASMC_CLC_CONFIRM, 2, true);
+			a.release = c->in_rel;
+			a.max_conns = c->in_conns;
+			a.max_links = c->in_links;
+			rc = c->step == V2X_CLIENT ?
+				asmc_clc_v2x_client(&a, &side, &agreed) :
+				asmc_clc_v2x_confirm_check(&a, &side);
+			if (c->step == V2X_CONFIRM)
+				agreed = side;
+		}
+		CHECK(rc == c->rc && (rc || (agreed.release == c->want_rel &&
+					     agreed.max_conns == c->want_conns &&
+					     agreed.max_links == c->want_links)),
+		      "v2.1 %s", c->what);
+	}
+}
+
 static struct kunit_case clc_wire_cases[] = {
 	KUNIT_CASE(test_decline),
 	KUNIT_CASE(test_header),
@@ -825,6 +963,7 @@ static struct kunit_case clc_wire_cases[] = {
 	KUNIT_CASE(test_proposal_build),
 	KUNIT_CASE(test_accept),
 	KUNIT_CASE(test_sizes),
+	KUNIT_CASE(test_v2x),
 	{}
 };
 WIRE_TEST_SUITE(clc_wire, clc_wire_cases);

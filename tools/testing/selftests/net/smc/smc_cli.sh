@@ -152,12 +152,15 @@ elif what == "lgr":
     want = sorted((int(d["id"]), ROLE[d["role"]], int(d["type"]),
                    int(d["conns_num"]), d.get("v2_common.neg_eid", ""),
                    d.get("v2_common.peer_host", ""),
-                   int(d.get("v2.direct", 0))) for d in objs("lgr"))
+                   int(d.get("v2.direct", 0)), int(d["v2_common.rel"]),
+                   int(d["v2.max_conns"]), int(d["v2.max_links"]))
+                  for d in objs("lgr"))
     TYPES = ["NONE", "SINGLE", "SYMMETRIC", "ASYMMETRIC_PEER",
              "ASYMMETRIC_LOCAL"]
     got = sorted((g["id"], g["role"], TYPES.index(g["type"]), g["conns"],
                   g["v2"]["negotiated_eid"] or "", g["v2"]["peer_host"] or "",
-                  int(g["v2"].get("direct", 0))) for g in j)
+                  int(g["v2"].get("direct", 0)), g["v2"]["release"],
+                  g["v2"]["max_conns"], g["v2"]["max_links"]) for g in j)
     if got != want or len(got) != count():
         fail("%s != %s" % (got, want))
     if args and len(got) != int(args[0]):
@@ -344,7 +347,7 @@ echo "# info, EIDs, handshake limitation (at ${SECONDS}s)"
 # ---- info ------------------------------------------------------------------------
 sj info info && cmp_check "info: matches smc_nl.py sysinfo" info info nl sysinfo
 out=$(smc info)
-grep -qE "^SMC version: +2\.0$" <<<"$out" && grep -q "Host name: *$(hostname)\$" <<<"$out"
+grep -qE "^SMC version: +2\.1$" <<<"$out" && grep -q "Host name: *$(hostname)\$" <<<"$out"
 tap_check "info: human output (version, host name)" [ $? = 0 ]
 
 # ---- ueid ----------------------------------------------------------------------------
@@ -588,19 +591,21 @@ done
 sleep 1
 
 sj lgr linkgroup show && CMP_ARGS=2 cmp_check "linkgroup: two groups, as smc_nl.py lgr-smcr" lgr lgr nl lgr-smcr
-pycheck "linkgroup JSON: client and server, SINGLE, 2 connections, EID, peer host" \
+pycheck "linkgroup JSON: client and server, SINGLE, 2 connections, EID, peer host, v2.1 limits" \
 	"$TMP/lgr.json" "$EID" "$(hostname)" <<'PY'
 import json, sys
 j, eid, host = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
 assert sorted(g["role"] for g in j) == ["client", "server"], j
 assert all(g["type"] == "SINGLE" and g["conns"] == 2 and g["smc"] == "smcr"
            and g["v2"]["negotiated_eid"] == eid and g["v2"]["peer_host"] == host
-           and g["v2"]["version"] == 2 for g in j), j
+           and g["v2"]["version"] == 2 and g["v2"]["release"] == 1
+           and g["v2"]["max_conns"] == 255 and g["v2"]["max_links"] == 1
+           for g in j), j
 PY
 out=$(smc linkgroup show)
 printf '%s\n' "$out" | tap_diag
-[ "$(grep -cE "^[0-9a-f]{8} +SMC-R +(client|server) +SINGLE +2 " <<<"$out")" = 2 ]
-tap_check "linkgroup show: two aligned rows" [ $? = 0 ]
+[ "$(grep -cE "^[0-9a-f]{8} +SMC-R +(client|server) +SINGLE +2/255 .* v2\.1 " <<<"$out")" = 2 ]
+tap_check "linkgroup show: two aligned rows (2/255 connections, v2.1)" [ $? = 0 ]
 sj lgrd linkgroup show smcd && [ "$(cat "$TMP/lgrd.json")" = "[]" ]
 tap_check "linkgroup show smcd: empty JSON array" [ $? = 0 ]
 

@@ -38,6 +38,8 @@ xfer() {
 	smc_wait_port $PORT 10
 	"$SMC_XFER" -q -f smc -p $PORT -n 64K -t 30 "$ADDR" 2>/dev/null
 	rc=$?
+	# a reset connection never reaches the server: do not wait out its -t
+	[ $rc = 0 ] || kill $s 2>/dev/null
 	wait $s
 	[ $rc = 0 ] && echo ok || echo fail
 }
@@ -53,11 +55,28 @@ healthy() { # NAME: a good SMC-R connection right after a case
 		tap_fail "$1: next connection works over SMC-R"
 }
 
+# no link group left: the next connection is a first contact, whose
+# Accept and Confirm carry the v2 first-contact extension
+no_groups() {
+	local i
+	for i in $(seq 1 100); do
+		echo 1 > "$SMC_DBG/flush_idle"
+		[ "$(smc_obj_live lgr)" = 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 tap_check "baseline SMC-R connection" test "$(xfer)" = ok
 
-# name | injection | expected: reset (connect fails, handshake error
-# counted on the receiving side) or fallback:REASON (data over TCP, the
-# client counts the reason)
+# name | injection | expected | fc: reset (connect fails, handshake error
+# counted on the receiving side), fallback:REASON[:ROLE] (data over TCP,
+# ROLE, the client unless named, counts the reason) or smcr (the altered
+# message is still valid: data over SMC-R); "fc" frees the idle link
+# groups first, for a first contact. Offsets of our messages: Proposal v2
+# extension at 80 (release: high nibble of 83; v2.1 max connections 104,
+# max links 105); Accept/Confirm first contact: release low nibble of 105,
+# max connections 140, max links 141.
 CASES="proposal_bad_eyecatcher|1 0=0x00|reset:server
 proposal_version_0|1 7=0x02|reset:server
 proposal_unknown_type|1 4=0x09|reset:server
@@ -70,13 +89,26 @@ accept_absurd_rmb_size|2 50=0xf3|reset:client
 accept_rmbe_index_0|2 45=0x00|reset:client
 accept_unknown_qp|2 40=0x99|fallback:0x04000000
 confirm_truncated|3 trunc=60|reset:server
-confirm_bad_trailer|3 104=0x00|reset:server"
+confirm_bad_trailer|3 104=0x00|reset:server
+proposal_release_7|1 83=0x70|smcr|fc
+proposal_max_conns_15|1 104=15|fallback:0x0303000a:server
+proposal_max_links_0|1 105=0|fallback:0x0303000b:server
+accept_release_2|2 105=0x22|fallback:0x03030009|fc
+accept_max_conns_15|2 140=15|fallback:0x0303000a|fc
+accept_max_links_2|2 141=2|fallback:0x0303000b|fc
+confirm_release_0|3 105=0x20|fallback:0x03030009:server|fc
+confirm_max_conns_254|3 140=254|fallback:0x0303000a:server|fc"
 
-while IFS='|' read -r name inj want; do
+while IFS='|' read -r name inj want fc; do
+	[ "$fc" = fc ] && { no_groups || echo "# $name: link groups still live"; }
 	hs_s=$(smc_stat hs_err_server)
 	hs_c=$(smc_stat hs_err_client)
 	rsn=${want#fallback:}
-	fb=$(smc_fallback_count "$rsn" client)
+	role=client
+	case $rsn in *:*) role=${rsn#*:}; rsn=${rsn%%:*} ;; esac
+	fb=$(smc_fallback_count "$rsn" "$role")
+	fball=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
+	c0=$(smc_obj_created conn)
 	echo "$inj" > "$SMC_DBG/clc_inject"
 	got=$(xfer)
 	echo "# $name: transfer $got; hs_err server $(smc_stat hs_err_server) client $(smc_stat hs_err_client)"
@@ -92,13 +124,40 @@ while IFS='|' read -r name inj want; do
 			tap_fail "$name: connection reset, client counted a handshake error"
 		;;
 	fallback:*)
-		[ "$got" = ok ] && [ "$(smc_fallback_count "$rsn" client)" -gt "$fb" ] &&
-			tap_ok "$name: Decline $rsn, data over TCP" ||
-			tap_fail "$name: Decline $rsn, data over TCP"
+		[ "$got" = ok ] && [ "$(smc_fallback_count "$rsn" "$role")" -gt "$fb" ] &&
+			tap_ok "$name: Decline $rsn ($role), data over TCP" ||
+			tap_fail "$name: Decline $rsn ($role), data over TCP"
+		;;
+	smcr)
+		[ "$got" = ok ] && [ $(( $(smc_obj_created conn) - c0 )) = 2 ] &&
+		[ $(( $(smc_stat fallback_client) + $(smc_stat fallback_server) )) = "$fball" ] &&
+			tap_ok "$name: still valid, data over SMC-R" ||
+			tap_fail "$name: still valid, data over SMC-R"
 		;;
 	esac
 	healthy "$name"
 done <<<"$CASES"
+
+# SMC v2.1 limits from the sysctl: the client offers 100, both ends of
+# the new link group keep to it; then an Accept that raises it again
+old_conns=$(sysctl -n net.smc.smcr_max_conns_per_lgr)
+sysctl -qw net.smc.smcr_max_conns_per_lgr=100
+no_groups
+got=$(xfer)
+lgrs=$(python3 "$SMC_TESTDIR/smc_nl.py" lgr-smcr)
+printf '%s\n' "$lgrs" | tap_diag
+[ "$got" = ok ] &&
+[ "$(grep -c "v2_common.rel=1 .*v2.max_conns=100 .*v2.max_links=1" <<<"$lgrs")" = 2 ]
+tap_check "v2.1: smcr_max_conns_per_lgr 100 agreed by both link groups" [ $? = 0 ]
+no_groups
+fb=$(smc_fallback_count 0x0303000a client)
+echo "2 140=0xff" > "$SMC_DBG/clc_inject"
+got=$(xfer)
+[ "$got" = ok ] && [ "$(smc_fallback_count 0x0303000a client)" -gt "$fb" ]
+tap_check "accept_max_conns_above_proposed: Decline 0x0303000a (client), data over TCP" \
+	[ $? = 0 ]
+sysctl -qw net.smc.smcr_max_conns_per_lgr="$old_conns"
+healthy "accept_max_conns_above_proposed"
 
 echo 1 > "$SMC_DBG/flush_idle"
 smc_check_released "malformed CLC messages"

@@ -129,9 +129,9 @@ grep -q " version=1 maxattr=4$" <<<"$out" &&
 
 # ---- system info -------------------------------------------------------------
 host=$(uname -n | cut -c1-32)
-expect_out "sysinfo: version 2.0, no ISM v2, SMC-R v2, hostname, no SEID" \
+expect_out "sysinfo: version 2.1, no ISM v2, SMC-R v2, hostname, no SEID" \
 	"ver=2
-rel=0
+rel=1
 is_ism_v2=0
 local_host=$host
 is_smcr_v2=1" nl sysinfo

@@ -95,7 +95,8 @@ V2_COMMON = {0: ("ver", U8), 1: ("rel", U8), 2: ("os", U8),
              3: ("neg_eid", STR), 4: ("peer_host", STR)}
 LGR_R = {1: ("id", U32), 2: ("role", U8), 3: ("type", U8),
          4: ("pnetid", STR), 5: ("vlan_id", U8), 6: ("conns_num", U32),
-         7: ("v2_common", V2_COMMON), 8: ("v2", {1: ("direct", U8)}),
+         7: ("v2_common", V2_COMMON), 8: ("v2", {1: ("direct", U8), 2: ("max_conns", U8),
+                                  3: ("max_links", U8)}),
          9: ("net_cookie", U64), 11: ("buf_type", U8)}
 LINK = {1: ("id", U8), 2: ("ib_dev", STR), 3: ("ib_port", U8),
         4: ("gid", STR), 5: ("peer_gid", STR), 6: ("conn_cnt", U32),
