@@ -109,6 +109,9 @@ export SMC_VM_SYMBOLIZE=${SMC_VM_SYMBOLIZE-$here/symbolize.sh}
 export SMC_DEBUG_KO_DIRS="$ko ${SMC_DEBUG_KO_DIRS:-}"
 export SMC_DEBUG_SRC_PREFIXES="$mb/smc $mb/holder $DEBUG_KDIR/. $DEBUG_KDIR ${SMC_DEBUG_SRC_PREFIXES:-}"
 export SMC_STEP_TIMEOUT=${SMC_STEP_TIMEOUT:-1800}
+# KASAN, lockdep and kmemleak make a connection ~10 x slower: the churn's
+# time bound (a hang detector, not a speed target) grows with it
+export SMC_CHURN_LIMIT=${SMC_CHURN_LIMIT:-900}
 # The subset that fits a debug kernel under TCG (SMC_TESTS= runs all): every
 # SMC-R path (socket API over SMC-R, hostile CLC, netlink object and diag
 # dumps, injected faults, 1,000-connection churn, device removal; between
@@ -117,7 +120,7 @@ export SMC_STEP_TIMEOUT=${SMC_STEP_TIMEOUT:-1800}
 # capture-based fallback checks and the netlink/sysctl input checks, which
 # run no SMC-R code and take most of the time.
 export SMC_TESTS=${SMC_TESTS-smc_sockapi_smcr smc_hostile smc_nl_objects smc_diag smc_faults smc_churn smc_devremove smc_pair smc_smcr smc_interop smc_linkflap smc_killpeer}
-export SMC_VM_GUEST_ENV="SMC_KO SMC_HOLDER_KO SMC_KUNIT_KO SMC_STEP_TIMEOUT SMC_TESTS SMC_DEBUG_RUNNER ${SMC_VM_GUEST_ENV:-}"
+export SMC_VM_GUEST_ENV="SMC_KO SMC_HOLDER_KO SMC_KUNIT_KO SMC_STEP_TIMEOUT SMC_CHURN_LIMIT SMC_TESTS SMC_DEBUG_RUNNER ${SMC_VM_GUEST_ENV:-}"
 
 say "kernel $DEBUG_KREL ($SMC_VM_KERNEL), modules $SMC_VM_MODDIR"
 say "guests: ${SMC_VM_MEM} MiB, timeouts ${SMC_VM_TIMEOUT_SINGLE}/${SMC_VM_TIMEOUT_PAIR} s"
