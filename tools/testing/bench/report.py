@@ -356,6 +356,37 @@ unset multiplot
     return None
 
 
+README_BEGIN = "<!-- bench-results:begin (tools/testing/bench/report.py) -->"
+README_END = "<!-- bench-results:end -->"
+
+
+def readme_update(path, outdir, date, envline, git, quick, table):
+    """Replace the README's block between the bench-results markers."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError as e:
+        print(f"report: README not updated: {e}", file=sys.stderr)
+        return
+    b, e = text.find(README_BEGIN), text.find(README_END)
+    if b < 0 or e < b:
+        print(f"report: no bench-results markers in {path}", file=sys.stderr)
+        return
+    rel = os.path.relpath(outdir, os.path.dirname(os.path.abspath(path)))
+    block = [README_BEGIN, ""]
+    if quick:
+        block += ["> QUICK smoke run: these numbers only show that the "
+                  "pipeline works.", ""]
+    block += [f"Measured {date} ({envline}; source {git}); details and "
+              f"method in [{rel}/results.md]({rel}/results.md).", ""]
+    block += table
+    block += ["", f"![throughput and latency]({rel}/throughput.png)", "",
+              README_END]
+    text = text[:b] + "\n".join(block) + text[e + len(README_END):]
+    with open(path, "w") as f:
+        f.write(text)
+
+
 def main(argv):
     args, opts = [], {}
     it = iter(argv[1:])
@@ -491,6 +522,10 @@ def main(argv):
            ""]
     with open(os.path.join(outdir, "results.md"), "w") as f:
         f.write("\n".join(md))
+    if opts.get("readme"):
+        readme_update(opts["readme"], outdir, date, envline,
+                      host.get("git", "?"), quick,
+                      md_table(d, rows, phases_state))
     print("\n".join(md_table(d, rows, phases_state)))
     if perr:
         print("report: " + perr, file=sys.stderr)

@@ -10,7 +10,9 @@
 #   BENCH_QUICK=1      ~2 s per measurement, short lists (a smoke test)
 #   BENCH_SECS=N       seconds per measurement (default 10, quick 2)
 #   BENCH_PHASES="raw tcp ours intree"   which phases (that order)
-#   BENCH_OUT=DIR      where the report goes (default Documentation/bench)
+#   BENCH_OUT=DIR      where the report goes (default Documentation/bench;
+#                      only a full run there updates README.md's table,
+#                      BENCH_README=0 not even that)
 #   SMC_VM_RESULTS=DIR the guests' results dir (default a new one under
 #                      /var/tmp/smc-vm/bench); SMC_VM_TIMEOUT_PAIR (seconds)
 #   KVER               guest kernel release (default: newest with headers)
@@ -90,9 +92,13 @@ suite_rc=${PIPESTATUS[0]}
 
 # 5. the report
 mkdir -p "$OUTDIR" || exit 1
+# the README shows the latest full run written to the default place
+readme=()
+[ -z "$QUICK" ] && [ -z "${BENCH_OUT:-}" ] && [ "${BENCH_README:-1}" != 0 ] &&
+	readme=(--readme "$REPO/README.md")
 if python3 "$SNAP/tools/testing/bench/report.py" "$results" "$OUTDIR" \
 	--host-env "$results/host-env.json" --suite-log "$results/suite.log" \
-	--work "$results"; then
+	--work "$results" "${readme[@]}"; then
 	log "report: $OUTDIR/results.md, results.json, throughput.png"
 	exit 0
 fi
