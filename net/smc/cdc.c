@@ -9,6 +9,7 @@
 #include "cdc.h"
 #include "close.h"
 #include "lgr.h"
+#include "netns.h"
 #include "socket.h"
 #include "tx.h"
 
@@ -85,7 +86,12 @@ int asmc_cdc_post(struct asmc_sock *smc, struct asmc_wr_tx *tx,
 
 	sock_hold(&smc->sk);
 	rc = asmc_wr_tx_send_after(tx, ASMC_CDC_LEN, writes, nwrites);
-	if (rc) {
+	if (!rc) {
+		asmc_stats_wire(sock_net(&smc->sk), nwrites ?
+				ASMC_STAT_CDC_TX_DATA : ASMC_STAT_CDC_TX_CTRL, 1);
+		asmc_stats_wire(sock_net(&smc->sk), ASMC_STAT_RDMA_WRITE,
+				nwrites);
+	} else {
 		/* the slot came back without a completion */
 		spin_lock_bh(&conn->lock);
 		if (!--conn->tx_inflight)
@@ -233,6 +239,7 @@ void asmc_cdc_rx(struct asmc_link *lnk, const u8 *buf, u32 len)
 			 lnk, m.seqno, m.token, m.conn_flags);
 		return;
 	}
+	asmc_stats_wire(sock_net(&smc->sk), ASMC_STAT_CDC_RX, 1);
 	if (smc->conn.link == lnk)
 		asmc_cdc_recv(smc, &m);
 	sock_put(&smc->sk);

@@ -76,6 +76,20 @@ enum asmc_stat_rmb {
 	ASMC_STAT_RMB_MAX
 };
 
+/* Messages of the SMC-R data path (debugfs only, no netlink attribute):
+ * CDCs sent after RDMA WRITEs of data, CDCs without data (cursor updates,
+ * connection flags), the RDMA WRITEs, CDCs received, and pushes that found
+ * every send slot of the link busy. What a byte costs on the wire.
+ */
+enum asmc_stat_wire {
+	ASMC_STAT_CDC_TX_DATA,
+	ASMC_STAT_CDC_TX_CTRL,
+	ASMC_STAT_RDMA_WRITE,
+	ASMC_STAT_CDC_RX,
+	ASMC_STAT_TX_NOSLOT,
+	ASMC_STAT_WIRE_MAX
+};
+
 struct asmc_fback_rsn {
 	u32 code;
 	u64 count[ASMC_STAT_ROLES];
@@ -92,6 +106,7 @@ struct asmc_stats_tech {
 	u64 pload[ASMC_STAT_DIRS][ASMC_STAT_BUF_MAX];	/* per send/recv call */
 	u64 rmb_size[ASMC_STAT_DIRS][ASMC_STAT_BUF_MAX];	/* per buffer */
 	u64 rmb[ASMC_STAT_DIRS][ASMC_STAT_RMB_MAX];
+	u64 wire[ASMC_STAT_WIRE_MAX];
 };
 
 /* lock protects fback, fback_*, hs_err: they change once per connection.
@@ -170,6 +185,12 @@ static inline void __asmc_stats_rmb_size(struct asmc_stats *st, bool tx,
 				       [asmc_stats_bucket(size)]);
 }
 
+static inline void __asmc_stats_wire(struct asmc_stats *st,
+				     enum asmc_stat_wire which, u64 n)
+{
+	this_cpu_add(st->smcr->wire[which], n);
+}
+
 /* The same by namespace, for the socket and data path code:
  *   asmc_stats_tx(net, bytes)          one send call of bytes (SMC-R)
  *   asmc_stats_rx(net, bytes)          one receive call of bytes
@@ -178,6 +199,7 @@ static inline void __asmc_stats_rmb_size(struct asmc_stats *st, bool tx,
  *   asmc_stats_rmb(net, tx, ASMC_STAT_RMB_...)   a buffer event
  *   asmc_stats_rmb_size(net, tx, bytes) a send (tx) / receive buffer of
  *                                      that size was set up
+ *   asmc_stats_wire(net, ASMC_STAT_CDC_..., n)  n data path messages
  * (Macros, so that this header and netns.h can include each other.)
  */
 #define asmc_stats_tx(net, bytes) \
@@ -192,6 +214,8 @@ static inline void __asmc_stats_rmb_size(struct asmc_stats *st, bool tx,
 	__asmc_stats_rmb(asmc_net_stats(net), (tx), (event))
 #define asmc_stats_rmb_size(net, tx, size) \
 	__asmc_stats_rmb_size(asmc_net_stats(net), (tx), (size))
+#define asmc_stats_wire(net, which, n) \
+	__asmc_stats_wire(asmc_net_stats(net), (which), (n))
 
 #include "netns.h"	/* asmc_net_stats() for the macros above */
 

@@ -83,6 +83,8 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 			/* every slot of the link is busy: retry from the work,
 			 * which may wait for one
 			 */
+			asmc_stats_wire(sock_net(&smc->sk), ASMC_STAT_TX_NOSLOT,
+					1);
 			spin_lock_bh(&conn->lock);
 			conn->tx_pending = true;
 			spin_unlock_bh(&conn->lock);

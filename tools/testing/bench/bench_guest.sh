@@ -100,25 +100,40 @@ fallbacks() {
 	fi
 }
 
+# wire_read: CDCs sent (data + control) and RDMA WRITEs of our module's
+# data path (debugfs stats, smcr_wire); 0 0 for the other phases
+wire_read() {
+	if smc_is_ours_loaded && [ -r "$SMC_DBG/stats" ]; then
+		awk '$1 == "smcr_wire" { for (i = 2; i < NF; i += 2) v[$i] = $(i + 1) }
+			END { print v["cdc_tx_data"] + v["cdc_tx_ctrl"], v["rdma_writes"] + 0 }' \
+			"$SMC_DBG/stats"
+	else
+		echo 0 0
+	fi
+}
+
 # snap_begin / snap_end: counters around one measurement; snap_json prints
-# the fields (CPU jiffies, USER_HZ, rxe packets, our fallbacks)
+# the fields (CPU jiffies, USER_HZ, rxe packets, our fallbacks, our CDCs
+# and RDMA WRITEs)
 snap_begin() {
 	read -r c_busy0 c_total0 <<<"$(cpu_read)"
 	rxe0_=$(smc_rxe_pkts)
 	fb0_=$(fallbacks)
+	read -r cdc0_ wr0_ <<<"$(wire_read)"
 	t0_=$(date +%s.%N)
 }
 snap_end() {
 	read -r c_busy1 c_total1 <<<"$(cpu_read)"
 	rxe1_=$(smc_rxe_pkts)
 	fb1_=$(fallbacks)
+	read -r cdc1_ wr1_ <<<"$(wire_read)"
 	t1_=$(date +%s.%N)
 }
 snap_json() {
-	printf '"cpu_busy_jiffies":%d,"cpu_total_jiffies":%d,"user_hz":%d,"ncpu":%d,"wall_s":%s,"rxe_pkts":%d,"fallbacks":%d' \
+	printf '"cpu_busy_jiffies":%d,"cpu_total_jiffies":%d,"user_hz":%d,"ncpu":%d,"wall_s":%s,"rxe_pkts":%d,"fallbacks":%d,"cdc_tx":%d,"rdma_writes":%d' \
 		$((c_busy1 - c_busy0)) $((c_total1 - c_total0)) "$(getconf CLK_TCK)" \
 		"$(nproc)" "$(awk -v a="$t0_" -v b="$t1_" 'BEGIN { printf "%.3f", b - a }')" \
-		$((rxe1_ - rxe0_)) $((fb1_ - fb0_))
+		$((rxe1_ - rxe0_)) $((fb1_ - fb0_)) $((cdc1_ - cdc0_)) $((wr1_ - wr0_))
 }
 
 # merge LINE FIELDS: the JSON object LINE with more fields added

@@ -218,6 +218,18 @@ def build_rows(d):
             if vals is not None:
                 rows[-1]["notes"]["raw"] = "perftest busy-polls"
 
+    # our data path's messages (debugfs counters of both guests)
+    def cdc_per_mib(c, s):
+        b = num(c.get("bytes")) or 0
+        n0, n1 = num(c.get("cdc_tx")), num(s.get("cdc_tx")) if s else None
+        if not b or n0 is None or n1 is None:
+            return None
+        return (n0 + n1) / (b / (1 << 20))
+
+    for t in [f"stream.b{b}" for b in bufs] + [f"stream.p{n}" for n in pars]:
+        add(f"CDC messages per MiB (ours, both guests), {t}", "msgs/MiB",
+            "lower", cdc_per_mib, {"ours": t})
+
     if idle:
         t = f"idle.k{idle}"
         for g, who in ((0, "client"), (1, "server")):
@@ -519,6 +531,9 @@ def main(argv):
            "group out of the figure; measured first in each phase.",
            "- SMC-R use is checked through rxe0's packet counters and, for "
            "ours, the TCP fallback counters (notes above when suspicious).",
+           "- CDC messages per MiB (ours only): CDCs both guests' modules "
+           "sent (debugfs stats, smcr_wire: with data and without) during "
+           "the test, per MiB the server received.",
            ""]
     with open(os.path.join(outdir, "results.md"), "w") as f:
         f.write("\n".join(md))
