@@ -223,21 +223,20 @@ static bool tech_used(const struct tech *t)
 	return false;
 }
 
-/* One row per size bucket but the first: "  WHAT<size>" (the last one
- * ">1024k"), TX and RX counts.
+/* One row per size bucket but the first: "  WHAT UPTO<size>", the last
+ * one "  WHAT >1024k"; TX and RX counts.
  */
-static void hist_rows(struct table *tb, const char *what, const uint64_t *tx,
-		      const uint64_t *rx)
+static void hist_rows(struct table *tb, const char *what, const char *upto,
+		      const uint64_t *tx, const uint64_t *rx)
 {
 	int i;
 
 	for (i = 1; i < NBUCKET; i++) {
 		tbl_row(tb);
 		if (i == NBUCKET - 1)
-			tbl_cell(tb, "  %.*s>1024k", (int)strcspn(what, "<"),
-				 what);
+			tbl_cell(tb, "  %s >1024k", what);
 		else
-			tbl_cell(tb, "  %s%s", what, buckets[i]);
+			tbl_cell(tb, "  %s %s%s", what, upto, buckets[i]);
 		tbl_cell(tb, "%llu", (unsigned long long)tx[i]);
 		tbl_cell(tb, "%llu", (unsigned long long)rx[i]);
 	}
@@ -269,9 +268,9 @@ static void tech_text(const char *name, const struct tech *t)
 	tbl_cell(tb, "  calls");
 	tbl_cell(tb, "%llu", (unsigned long long)t->v[SMC_NLA_STATS_T_TX_CNT]);
 	tbl_cell(tb, "%llu", (unsigned long long)t->v[SMC_NLA_STATS_T_RX_CNT]);
-	hist_rows(tb, "payload <=", t->hist[SMC_NLA_STATS_T_TXPLOAD_SIZE],
+	hist_rows(tb, "payload", "<=", t->hist[SMC_NLA_STATS_T_TXPLOAD_SIZE],
 		  t->hist[SMC_NLA_STATS_T_RXPLOAD_SIZE]);
-	hist_rows(tb, "buffer ", t->hist[SMC_NLA_STATS_T_TX_RMB_SIZE],
+	hist_rows(tb, "buffer", "", t->hist[SMC_NLA_STATS_T_TX_RMB_SIZE],
 		  t->hist[SMC_NLA_STATS_T_RX_RMB_SIZE]);
 	for (i = 1; i < NRMB; i++) {
 		tbl_row(tb);

@@ -237,7 +237,8 @@ topo_start() {
 	topo_watch[$topo]=$!
 }
 
-# A topology whose boot hung (vm_boot_watch) boots once more, all guests.
+# Wait for a topology's guests, their exit statuses into the caller's st[];
+# a topology whose boot hung (vm_boot_watch) boots once more, all guests.
 topo_wait() {
 	local topo=$1 ng=${topo_ng[$1]} dir=$results/$1 i pids=()
 	read -ra pids <<<"${topo_pids[$topo]}"
@@ -259,10 +260,9 @@ topo_wait() {
 declare -A topo_retried
 
 topo_finish() {
-	local topo=$1 ng=${topo_ng[$1]:-0} end=${topo_end[$1]:-0} i prefix bad t
-	local dir=$results/$1 pids=() st=()
+	local topo=$1 ng=${topo_ng[$1]:-0} i prefix bad t
+	local dir=$results/$1 st=()
 	[ "$ng" -gt 0 ] || return 0
-	read -ra pids <<<"${topo_pids[$topo]}"
 	echo "== topology $topo ($ng guest$([ "$ng" -gt 1 ] && echo s)) =="
 	topo_wait "$topo"
 	if [ -n "$demo" ]; then

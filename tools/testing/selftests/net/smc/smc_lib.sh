@@ -100,6 +100,24 @@ smc_stat() {
 	awk -v k="$1" '$1 == k { print $2 }' "$SMC_DBG/stats"
 }
 
+# smc_wire KEY: a data path message counter of the smcr_wire line of
+# debugfs stats (cdc_tx_data, cdc_tx_ctrl, rdma_writes, cdc_rx, tx_noslot)
+smc_wire() {
+	awk -v k="$1" '$1 == "smcr_wire" { for (i = 2; i < NF; i += 2) if ($i == k) print $(i + 1) }' \
+		"$SMC_DBG/stats"
+}
+
+# smc_lgrs_all PATTERN: the SMC-R link group dump (smc_nl.py lgr-smcr) goes
+# to the TAP diagnostics; true when there is a group and every one matches
+# the extended regular expression PATTERN
+smc_lgrs_all() {
+	local lg n
+	lg=$(python3 "$SMC_TESTDIR/smc_nl.py" lgr-smcr)
+	printf '%s\n' "$lg" | tap_diag
+	n=$(grep -c "v2_common.rel=" <<<"$lg")
+	[ "$n" -ge 1 ] && [ "$(grep -cE "$1" <<<"$lg")" = "$n" ]
+}
+
 # smc_fallback_count REASON ROLE: fallbacks counted for reason (hex code
 # as printed, e.g. 0x03010000) and role (server|client)
 smc_fallback_count() {

@@ -37,16 +37,10 @@ for e in smc_switch_to_fallback smcr_link_up smcr_link_down smc_tx_sendmsg smc_r
 	tap_check "event smc/$e exists" [ -e $T/events/smc/$e/enable ]
 done
 
-# wire KEY: a data path message counter (debugfs stats, smcr_wire line)
-wire() {
-	awk -v k="$1" '$1 == "smcr_wire" { for (i = 2; i < NF; i += 2) if ($i == k) print $(i + 1) }' \
-		"$SMC_DBG/stats"
-}
-
 # a fresh link group, so that its links come up while we trace
 echo 1 >"$SMC_DBG/flush_idle"
-w0_data=$(wire cdc_tx_data) w0_ctrl=$(wire cdc_tx_ctrl)
-w0_wr=$(wire rdma_writes) w0_rx=$(wire cdc_rx)
+w0_data=$(smc_wire cdc_tx_data) w0_ctrl=$(smc_wire cdc_tx_ctrl)
+w0_wr=$(smc_wire rdma_writes) w0_rx=$(smc_wire cdc_rx)
 echo 0 >$T/tracing_on
 echo >$T/trace
 echo 1 >$T/events/smc/enable
@@ -100,10 +94,10 @@ smc_check_released "the traced connections"
 # the data path's message counters over the same transfer: over the
 # loopback every CDC sent was received here; 1 MiB each way through 64 KiB
 # RMBs takes at least 16 WRITEs and 16 data CDCs per direction
-d_data=$(( $(wire cdc_tx_data) - w0_data ))
-d_ctrl=$(( $(wire cdc_tx_ctrl) - w0_ctrl ))
-d_wr=$(( $(wire rdma_writes) - w0_wr ))
-d_rx=$(( $(wire cdc_rx) - w0_rx ))
+d_data=$(( $(smc_wire cdc_tx_data) - w0_data ))
+d_ctrl=$(( $(smc_wire cdc_tx_ctrl) - w0_ctrl ))
+d_wr=$(( $(smc_wire rdma_writes) - w0_wr ))
+d_rx=$(( $(smc_wire cdc_rx) - w0_rx ))
 echo "# wire: $d_data data CDCs, $d_ctrl control CDCs, $d_wr RDMA WRITEs, $d_rx CDCs received"
 tap_check "wire counters: every CDC sent was received ($d_rx = $d_data + $d_ctrl)" \
 	[ "$d_rx" = $((d_data + d_ctrl)) ]
