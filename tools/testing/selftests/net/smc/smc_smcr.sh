@@ -67,6 +67,15 @@ if [ "$guest" = 1 ]; then
 		pid[$name]=$!
 	done <<<"$CASES"
 	smc_barrier servers 60
+	# a client case that failed leaves its server waiting for connections
+	# that never come: once the clients are through, the servers get 30 s
+	# to finish and are then stopped (and reported failed)
+	(
+		smc_barrier clients $((CLIENT_T * 5)) >/dev/null
+		sleep 30
+		kill "${pid[@]}" 2>/dev/null
+	) &
+	watcher=$!
 	while read -r name port bytes conns copt sopt; do
 		if wait "${pid[$name]}"; then
 			tap_ok "$name: server verified $conns connection(s)"
@@ -74,6 +83,8 @@ if [ "$guest" = 1 ]; then
 			tap_fail "$name: server verified $conns connection(s)"
 		fi
 	done <<<"$CASES"
+	kill $watcher 2>/dev/null
+	wait $watcher 2>/dev/null
 else
 	smc_barrier servers 60
 	while read -r name port bytes conns copt sopt; do
@@ -88,6 +99,7 @@ else
 				tap_fail "seq_100: all reused the existing link group"
 		fi
 	done <<<"$CASES"
+	smc_barrier clients 60
 fi
 smc_barrier done 600
 

@@ -13,7 +13,9 @@
  * -H SECS keeps each connection open that long before closing it, so a
  * test can look at the live sockets. Server -P serves connections in
  * parallel (a thread each; client -P runs its connections in parallel);
- * server -S SECS sleeps before reading (a slow reader).
+ * server -S SECS sleeps before reading (a slow reader). Client -w BYTES
+ * writes its stream in writes of that size (at most 64 KiB; default 64 KiB),
+ * e.g. many small writes for the autocorking tests.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -37,6 +39,7 @@
 
 static int opt_smc = 1, opt_v6, opt_port = 12345, opt_conns = 1;
 static int opt_timeout = 60, opt_quiet, opt_hold, opt_parallel, opt_slow;
+static size_t opt_wsize = CHUNK;
 static uint64_t opt_bytes = 1 << 20;
 
 struct stream {
@@ -65,6 +68,7 @@ struct sender {
 	int fd;
 	uint64_t len;
 	uint64_t seed;
+	size_t wsize;	/* bytes per write */
 	int rc;
 };
 
@@ -80,7 +84,7 @@ static void *sender_main(void *arg)
 		return NULL;
 	stream_init(&st, s->seed);
 	while (left) {
-		size_t n = left < CHUNK ? left : CHUNK;
+		size_t n = left < s->wsize ? left : s->wsize;
 
 		stream_fill(&st, buf, n);
 		if (smc_write_all(s->fd, buf, n))
@@ -152,7 +156,7 @@ static uint64_t get64(const unsigned char *p)
 static int serve_one(int fd)
 {
 	unsigned char hdr[16], status = 'K', extra;
-	struct sender snd = { .fd = fd };
+	struct sender snd = { .fd = fd, .wsize = CHUNK };
 	pthread_t th;
 	uint64_t got;
 	int ok;
@@ -309,7 +313,8 @@ static int connect_to(const char *host)
 
 static int client_one(const char *host, uint64_t seed)
 {
-	struct sender snd = { .len = opt_bytes, .seed = seed };
+	struct sender snd = { .len = opt_bytes, .seed = seed,
+			      .wsize = opt_wsize };
 	unsigned char hdr[16], status = 0;
 	struct timespec t0, t1;
 	uint64_t got;
@@ -403,7 +408,7 @@ int main(int argc, char **argv)
 {
 	int c, server = 0, i, failed = 0;
 
-	while ((c = getopt(argc, argv, "sf:6p:n:c:t:qH:PS:")) != -1) {
+	while ((c = getopt(argc, argv, "sf:6p:n:c:t:qH:PS:w:")) != -1) {
 		switch (c) {
 		case 's': server = 1; break;
 		case 'f': opt_smc = strcmp(optarg, "tcp") != 0; break;
@@ -416,12 +421,17 @@ int main(int argc, char **argv)
 		case 'H': opt_hold = atoi(optarg); break;
 		case 'P': opt_parallel = 1; break;
 		case 'S': opt_slow = atoi(optarg); break;
+		case 'w': opt_wsize = parse_size(optarg); break;
 		default:
 			fprintf(stderr, "usage: %s -s [-f smc|tcp] [-6] [-p PORT] [-c N]\n"
-				"       %s [-f smc|tcp] [-6] [-p PORT] [-n BYTES] [-c N] HOST\n",
+				"       %s [-f smc|tcp] [-6] [-p PORT] [-n BYTES] [-w BYTES] [-c N] HOST\n",
 				argv[0], argv[0]);
 			return 2;
 		}
+	}
+	if (!opt_wsize || opt_wsize > CHUNK) {
+		fprintf(stderr, "smc_xfer: -w takes 1 to %d bytes\n", CHUNK);
+		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
 	/* -t bounds the whole run (and each connect's retries) */
