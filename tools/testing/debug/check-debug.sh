@@ -118,6 +118,10 @@ export SMC_CHURN_LIMIT=${SMC_CHURN_LIMIT:-900}
 # protocol's own fixed CLC/LLC waits (resets and aborts, not hangs);
 # smc_churn's 4 x 100 parallel connections cover concurrent setup here.
 export SMC_SMCR_TIMEOUT=${SMC_SMCR_TIMEOUT:-900}
+# two KASAN guests at a time: the pair boots once the single-host guests
+# are done (four at once overload a 2-core host into boot hangs and
+# time-outs)
+export SMC_VM_SERIAL=${SMC_VM_SERIAL-1}
 export SMC_SMCR_SKIP=${SMC_SMCR_SKIP-size_64M par_32}
 # The subset that fits a debug kernel under TCG (SMC_TESTS= runs all): every
 # SMC-R path (socket API over SMC-R, hostile CLC, netlink object and diag

@@ -285,6 +285,7 @@ topo_finish() {
 			result fail "${prefix}runner exit status $guest_rc"
 		fi
 	done
+	topo_ng[$topo]=0	# collected: a second call does nothing
 }
 
 run_topology() {
@@ -308,10 +309,16 @@ if [ -n "$demo" ]; then
 else
 	# All guests run at once (the single-host tests split over two
 	# guests), the host-side tests meanwhile: the host's cores are better
-	# used than by one topology after the other.
+	# used than by one topology after the other. SMC_VM_SERIAL=1 (the
+	# debug kernel: four KASAN guests overload two cores) boots the pair
+	# only once the single-host guests are done.
 	if [ "${only:-single}" = single ]; then
 		topo_start single 1 "${SMC_VM_TIMEOUT_SINGLE:-2400}" single
 		topo_start single2 1 "${SMC_VM_TIMEOUT_SINGLE:-2400}" single2
+	fi
+	if [ "${SMC_VM_SERIAL:-0}" = 1 ]; then
+		topo_finish single
+		topo_finish single2
 	fi
 	if [ "${only:-pair}" = pair ]; then
 		topo_start pair 2 "${SMC_VM_TIMEOUT_PAIR:-2400}" pair @GUEST@
