@@ -119,3 +119,16 @@ u32 asmc_cursor_free(struct asmc_cursor cons, struct asmc_cursor prod,
 
 	return used < size ? size - used : 0;
 }
+
+u64 asmc_tx_claim(u64 waiting, u64 peer_free, u64 to_urg, u32 peer_rmbe,
+		  u32 split)
+{
+	u64 len = waiting < peer_free ? waiting : peer_free;
+	u32 part = split ? peer_rmbe / split : peer_rmbe;
+
+	if (to_urg && to_urg < len)
+		len = to_urg;
+	if (part < ASMC_TX_CLAIM_MIN)
+		part = ASMC_TX_CLAIM_MIN;
+	return len < part ? len : part;
+}

@@ -95,6 +95,17 @@ bool asmc_cursor_newer(struct asmc_cursor prev, struct asmc_cursor next);
 u32 asmc_cursor_free(struct asmc_cursor cons, struct asmc_cursor prod,
 		     u32 size);
 
+/* Bytes the next push claims of @waiting: no more than the @peer_free room
+ * of the peer's RMBE, not past the urgent byte (@to_urg bytes ahead, 0:
+ * none), and at most 1/@split of the peer's @peer_rmbe bytes but never
+ * less than ASMC_TX_CLAIM_MIN per CDC: in a large window the peer reads and
+ * returns room for the first part while the rest is still on the way,
+ * without a CDC for every few KiB.
+ */
+#define ASMC_TX_CLAIM_MIN	65536
+u64 asmc_tx_claim(u64 waiting, u64 peer_free, u64 to_urg, u32 peer_rmbe,
+		  u32 split);
+
 /* 16-bit serial number arithmetic for CDC sequence numbers: @a is older
  * than @b if it lies in the half of the number circle behind @b (a
  * distance of exactly 0x8000 counts as older).

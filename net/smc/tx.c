@@ -62,6 +62,7 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 	struct asmc_link *lnk = conn->link;
 	u32 lkey, len, part, toff, done;
 	struct asmc_wr_tx *tx;
+	bool blocked;
 	int nw, rc;
 	u8 *buf;
 
@@ -104,12 +105,12 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 			asmc_wr_tx_put(tx);
 			continue;
 		}
-		len = min_t(u64, conn->sb_filled - conn->sb_posted,
-			    asmc_conn_peer_free(conn));
 		/* the urgent byte must end a write: its CDC marks it */
-		if (conn->tx_urg_mark > conn->sb_posted)
-			len = min_t(u64, len,
-				    conn->tx_urg_mark - conn->sb_posted);
+		len = asmc_tx_claim(conn->sb_filled - conn->sb_posted,
+				    asmc_conn_peer_free(conn),
+				    conn->tx_urg_mark > conn->sb_posted ?
+				    conn->tx_urg_mark - conn->sb_posted : 0,
+				    conn->peer_rmbe_size, ASMC_TX_SPLIT);
 		nw = 0;
 		done = 0;
 		while (done < len) {
@@ -130,10 +131,12 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 		conn->sb_posted += len;
 		conn->tx_prod += len;
 		/* more waiting than the peer has room for: ask for an update */
-		if (!conn->tx_blocked && conn->sb_filled > conn->sb_posted)
+		blocked = conn->sb_filled > conn->sb_posted &&
+			  !asmc_conn_peer_free(conn);
+		if (!conn->tx_blocked && blocked)
 			asmc_stats_rmb(sock_net(&smc->sk), true,
 				       ASMC_STAT_RMB_FULL_PEER);
-		conn->tx_blocked = conn->sb_filled > conn->sb_posted;
+		conn->tx_blocked = blocked;
 		asmc_cdc_prepare(smc, tx, buf);
 		spin_unlock_bh(&conn->lock);
 		rc = asmc_cdc_post(smc, tx, wr, nw);
@@ -154,9 +157,12 @@ void asmc_tx_work(struct work_struct *work)
 
 /* Coalesce small writes while CDCs are in flight: their completions push
  * the rest (autocorking); MSG_MORE/TCP_CORK hold data until uncorked or
- * a buffer's worth is waiting.
+ * a buffer's worth is waiting. Only small writes are corked: a write of
+ * @len >= the threshold, or one that filled the send buffer, goes at once,
+ * since holding it for a completion (a round trip on an RC QP) would only
+ * idle the link.
  */
-static bool asmc_tx_should_push(struct asmc_sock *smc, int flags)
+static bool asmc_tx_should_push(struct asmc_sock *smc, size_t len, int flags)
 {
 	struct asmc_conn *conn = &smc->conn;
 	u64 waiting = conn->sb_filled - conn->sb_posted;
@@ -164,11 +170,14 @@ static bool asmc_tx_should_push(struct asmc_sock *smc, int flags)
 	struct asmc_net *sn = asmc_net(sock_net(&smc->sk));
 	/* net.smc.autocorking_size; 0: no autocorking */
 	u32 autocork = READ_ONCE(sn->sysctl.autocorking_size);
+	u64 limit = min_t(u64, autocork ? : U32_MAX, conn->sndbuf_size / 2);
 
-	if (waiting >= min_t(u64, autocork ? : U32_MAX, conn->sndbuf_size / 2))
+	if (waiting >= limit)
 		return true;
 	if (corked)
 		return false;
+	if (len >= limit || !asmc_tx_space(smc))
+		return true;
 	if (autocork && READ_ONCE(conn->tx_inflight)) {
 		spin_lock_bh(&conn->lock);
 		conn->tx_pending = true;
@@ -295,7 +304,7 @@ int asmc_tx_sendmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len)
 		}
 		spin_unlock_bh(&conn->lock);
 		copied += n;
-		if (asmc_tx_should_push(smc, msg->msg_flags) ||
+		if (asmc_tx_should_push(smc, len, msg->msg_flags) ||
 		    msg->msg_flags & MSG_OOB)
 			asmc_tx_push(smc, true);
 	}

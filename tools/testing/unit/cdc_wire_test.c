@@ -197,10 +197,39 @@ static void test_seq(struct kunit *test)
 	      "a distance of exactly 0x8000 counts as older both ways");
 }
 
+static void test_claim(struct kunit *test)
+{
+	const u32 k = 1024;
+
+	CHECK(asmc_tx_claim(900 * k, 512 * k, 0, 512 * k, 8) == 64 * k,
+	      "a full 512 KiB window goes in eighths");
+	CHECK(asmc_tx_claim(900 * k, 1024 * k, 0, 1024 * k, 8) == 128 * k,
+	      "a full 1 MiB window goes in eighths");
+	CHECK(asmc_tx_claim(100 * k, 64 * k, 0, 64 * k, 8) == 64 * k &&
+	      asmc_tx_claim(200 * k, 128 * k, 0, 128 * k, 8) ==
+	      ASMC_TX_CLAIM_MIN,
+	      "small windows: parts never below ASMC_TX_CLAIM_MIN");
+	CHECK(asmc_tx_claim(900 * k, 10 * k, 0, 512 * k, 8) == 10 * k,
+	      "no more than the peer has room for");
+	CHECK(asmc_tx_claim(5 * k, 512 * k, 0, 512 * k, 8) == 5 * k,
+	      "no more than is waiting");
+	CHECK(asmc_tx_claim(900 * k, 512 * k, 7, 512 * k, 8) == 7,
+	      "not past the urgent byte");
+	CHECK(asmc_tx_claim(900 * k, 512 * k, 0, 512 * k, 1) == 512 * k &&
+	      asmc_tx_claim(900 * k, 512 * k, 0, 512 * k, 0) == 512 * k,
+	      "split 1 or 0: the whole window at once");
+	CHECK(asmc_tx_claim(0, 64 * k, 0, 64 * k, 8) == 0 &&
+	      asmc_tx_claim(64 * k, 0, 0, 64 * k, 8) == 0,
+	      "nothing waiting or no room: nothing claimed");
+	CHECK(asmc_tx_claim(~0ull, ~0ull, 0, 1u << 31, 8) == 1u << 28,
+	      "huge totals do not overflow");
+}
+
 static struct kunit_case cdc_wire_cases[] = {
 	KUNIT_CASE(test_codec),
 	KUNIT_CASE(test_cursors),
 	KUNIT_CASE(test_seq),
+	KUNIT_CASE(test_claim),
 	{}
 };
 WIRE_TEST_SUITE(cdc_wire, cdc_wire_cases);
