@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* CDC wire codec and cursor arithmetic: decodes and encodes the 44-byte CDC
- * message and computes distances, advances and free space in an RMBE ring.
+ * message, computes distances, advances and free space in an RMBE ring, and
+ * decides how much a push claims and when a send pushes.
  */
 #include "cdc_wire.h"
 
@@ -131,4 +132,20 @@ u64 asmc_tx_claim(u64 waiting, u64 peer_free, u64 to_urg, u32 peer_rmbe,
 	if (part < ASMC_TX_CLAIM_MIN)
 		part = ASMC_TX_CLAIM_MIN;
 	return len < part ? len : part;
+}
+
+enum asmc_tx_act asmc_tx_policy(u64 waiting, u64 len, u64 space,
+				u32 sndbuf_size, u32 autocork, bool corked)
+{
+	u64 limit = sndbuf_size / 2;
+
+	if (autocork && autocork < limit)
+		limit = autocork;
+	if (waiting >= limit)
+		return ASMC_TX_GO;
+	if (corked)
+		return ASMC_TX_HOLD;
+	if (len >= limit || !space || !autocork)
+		return ASMC_TX_GO;
+	return ASMC_TX_CORK;
 }

@@ -106,6 +106,18 @@ u32 asmc_cursor_free(struct asmc_cursor cons, struct asmc_cursor prod,
 u64 asmc_tx_claim(u64 waiting, u64 peer_free, u64 to_urg, u32 peer_rmbe,
 		  u32 split);
 
+/* What a send does after copying @len bytes (@waiting now unposted, @space
+ * left in the send buffer of @sndbuf_size): ASMC_TX_GO pushes; ASMC_TX_HOLD
+ * keeps the data (MSG_MORE/TCP_CORK, @corked) until half a buffer or
+ * @autocork bytes wait; ASMC_TX_CORK pushes only if no CDC is in flight,
+ * else the next completion does (autocorking of small writes; @autocork 0
+ * turns it off). Writes of at least that limit, and writes that filled
+ * the buffer, always go.
+ */
+enum asmc_tx_act { ASMC_TX_GO, ASMC_TX_HOLD, ASMC_TX_CORK };
+enum asmc_tx_act asmc_tx_policy(u64 waiting, u64 len, u64 space,
+				u32 sndbuf_size, u32 autocork, bool corked);
+
 /* 16-bit serial number arithmetic for CDC sequence numbers: @a is older
  * than @b if it lies in the half of the number circle behind @b (a
  * distance of exactly 0x8000 counts as older).

@@ -155,36 +155,34 @@ void asmc_tx_work(struct work_struct *work)
 	sock_put(&smc->sk);
 }
 
-/* Coalesce small writes while CDCs are in flight: their completions push
- * the rest (autocorking); MSG_MORE/TCP_CORK hold data until uncorked or
- * a buffer's worth is waiting. Only small writes are corked: a write of
- * @len >= the threshold, or one that filled the send buffer, goes at once,
- * since holding it for a completion (a round trip on an RC QP) would only
- * idle the link.
+/* Push now, or leave it to a later push (asmc_tx_policy). A corked small
+ * write waits only while a CDC is in flight: tx_pending is set under the
+ * lock its completion takes, so that completion cannot slip by unseen.
  */
 static bool asmc_tx_should_push(struct asmc_sock *smc, size_t len, int flags)
 {
 	struct asmc_conn *conn = &smc->conn;
-	u64 waiting = conn->sb_filled - conn->sb_posted;
-	bool corked = (flags & MSG_MORE) || smc->corked;
 	struct asmc_net *sn = asmc_net(sock_net(&smc->sk));
-	/* net.smc.autocorking_size; 0: no autocorking */
-	u32 autocork = READ_ONCE(sn->sysctl.autocorking_size);
-	u64 limit = min_t(u64, autocork ? : U32_MAX, conn->sndbuf_size / 2);
+	bool wait = false;
 
-	if (waiting >= limit)
+	switch (asmc_tx_policy(conn->sb_filled - conn->sb_posted, len,
+			       asmc_tx_space(smc), conn->sndbuf_size,
+			       READ_ONCE(sn->sysctl.autocorking_size),
+			       (flags & MSG_MORE) || smc->corked)) {
+	case ASMC_TX_GO:
 		return true;
-	if (corked)
+	case ASMC_TX_HOLD:
 		return false;
-	if (len >= limit || !asmc_tx_space(smc))
-		return true;
-	if (autocork && READ_ONCE(conn->tx_inflight)) {
-		spin_lock_bh(&conn->lock);
-		conn->tx_pending = true;
-		spin_unlock_bh(&conn->lock);
-		return false;
+	case ASMC_TX_CORK:
+		break;
 	}
-	return true;
+	spin_lock_bh(&conn->lock);
+	if (conn->tx_inflight) {
+		conn->tx_pending = true;
+		wait = true;
+	}
+	spin_unlock_bh(&conn->lock);
+	return !wait;
 }
 
 static int asmc_tx_wait_space(struct asmc_sock *smc, long *timeo)

@@ -225,11 +225,39 @@ static void test_claim(struct kunit *test)
 	      "huge totals do not overflow");
 }
 
+static void test_policy(struct kunit *test)
+{
+	const u32 k = 1024, buf = 64 * k, ac = 64 * k;
+
+	CHECK(asmc_tx_policy(64, 64, buf - 64, buf, ac, false) == ASMC_TX_CORK,
+	      "a small write is corked (pushed unless a CDC is in flight)");
+	CHECK(asmc_tx_policy(64, 64, buf - 64, buf, 0, false) == ASMC_TX_GO,
+	      "autocorking_size 0: a small write goes at once");
+	CHECK(asmc_tx_policy(32 * k, 32 * k, 32 * k, buf, ac, false) ==
+	      ASMC_TX_GO &&
+	      asmc_tx_policy(100, 32 * k, 32 * k, buf, ac, false) == ASMC_TX_GO,
+	      "a write of half the buffer goes at once, however much waits");
+	CHECK(asmc_tx_policy(4 * k, 4 * k, 0, buf, ac, false) == ASMC_TX_GO,
+	      "a write that filled the send buffer goes at once");
+	CHECK(asmc_tx_policy(20 * k, 64, 40 * k, buf, ac, false) ==
+	      ASMC_TX_CORK &&
+	      asmc_tx_policy(20 * k, 64, 40 * k, buf, 16 * k, false) ==
+	      ASMC_TX_GO,
+	      "the corking limit is min(autocorking_size, half the buffer)");
+	CHECK(asmc_tx_policy(64, 64, buf - 64, buf, ac, true) == ASMC_TX_HOLD &&
+	      asmc_tx_policy(4 * k, 4 * k, 0, buf, ac, true) == ASMC_TX_HOLD &&
+	      asmc_tx_policy(64, 64, buf - 64, buf, 0, true) == ASMC_TX_HOLD,
+	      "MSG_MORE/TCP_CORK hold data, even a full buffer's small rest");
+	CHECK(asmc_tx_policy(32 * k, 64, 32 * k, buf, ac, true) == ASMC_TX_GO,
+	      "... until half the buffer waits");
+}
+
 static struct kunit_case cdc_wire_cases[] = {
 	KUNIT_CASE(test_codec),
 	KUNIT_CASE(test_cursors),
 	KUNIT_CASE(test_seq),
 	KUNIT_CASE(test_claim),
+	KUNIT_CASE(test_policy),
 	{}
 };
 WIRE_TEST_SUITE(cdc_wire, cdc_wire_cases);
