@@ -106,7 +106,8 @@ vm_boot() {
 	lp=${VM_PORTS[$i]}
 	rp=${VM_PORTS[$((1 - i))]}
 	case ${SRC:-}${SMC_VM_MODDIR:-} in *[[:space:]]*) echo "vm: SRC and SMC_VM_MODDIR may not contain spaces" >&2; return 1 ;; esac
-	rm -f "$dir/guest$i.rc" "$dir/guest$i.log" "$dir/qemu$i.pid" "$dir/console$i.log"
+	rm -f "$dir/guest$i.rc" "$dir/guest$i.log" "$dir/qemu$i.pid" "$dir/console$i.log" \
+		"$dir/guest$i.powercut"
 	# shellcheck disable=SC2086
 	timeout -k 5 $((tmo + 60)) qemu-system-x86_64 -name "guest$i" \
 		-accel tcg,thread=multi -cpu max -smp "${SMC_VM_SMP:-$((ng > 1 ? 1 : 2))}" -m "${SMC_VM_MEM:-1536}" \
@@ -118,6 +119,7 @@ vm_boot() {
 		-virtfs "local,path=$dir,mount_tag=results,security_model=none,multidevs=remap" \
 		-netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$lp,remote.type=inet,remote.host=127.0.0.1,remote.port=$rp" \
 		-device "virtio-net-pci,netdev=n0,mac=52:54:00:12:34:0$i,speed=10000,duplex=full" \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		"$@" ${SMC_VM_QEMU_ARGS:-} </dev/null >"$dir/qemu$i.out" 2>&1 &
 	VM_PID=$!
 	VM_PIDS+=("$VM_PID")
