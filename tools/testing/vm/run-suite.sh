@@ -241,7 +241,8 @@ topo_start() {
 }
 
 # Wait for a topology's guests, their exit statuses into the caller's st[];
-# a topology whose boot hung (vm_boot_watch) boots once more, all guests.
+# a topology whose boot hung or went wrong (vm_boot_watch) boots once
+# more, all guests.
 topo_wait() {
 	local topo=$1 ng=${topo_ng[$1]} dir=$results/$1 i pids=()
 	read -ra pids <<<"${topo_pids[$topo]}"
@@ -253,7 +254,7 @@ topo_wait() {
 	[ -f "$dir/boot-stalled" ] || return 0
 	[ -z "${topo_retried[$topo]:-}" ] || return 0
 	topo_retried[$topo]=1
-	echo "# $topo: boot hung ($(cat "$dir/boot-stalled")): booting again"
+	echo "# $topo: boot failed ($(cat "$dir/boot-stalled")): booting again"
 	for ((i = 0; i < ng; i++)); do
 		mv -f "$dir/console$i.log" "$dir/console$i.stalled.log" 2>/dev/null
 	done

@@ -132,10 +132,14 @@ vm_boot() {
 # guest is ready is a boot that hung (seen a few times with two vCPUs
 # under TCG on a loaded host: early TSC/SMP bring-up never returned):
 # then every PID gets SIGTERM and DIR/boot-stalled says which guest.
+# So does a kernel that reported trouble (VM_TROUBLE) before it was ready,
+# that is before any module of ours was loaded: seen once under TCG on a
+# loaded host, an early interrupt during CPU bring-up that KASAN flagged;
+# its taint turns lockdep off for the whole run.
 vm_boot_watch() {
-	local dir=$1 ng=$2 stall=$3 i sz ready alive p
+	local dir=$1 ng=$2 stall=$3 i sz ready alive p bad
 	shift 3
-	local -a last=() since=()
+	local -a last=() since=() seen=()
 	for ((i = 0; i < ng; i++)); do
 		last[i]=-1
 		since[i]=$SECONDS
@@ -145,7 +149,15 @@ vm_boot_watch() {
 		for ((i = 0; i < ng; i++)); do
 			if grep -aq "guest$i ready at" "$dir/console$i.log" 2>/dev/null; then
 				ready=$((ready + 1))
-				continue
+				[ -z "${seen[i]:-}" ] || continue
+				seen[i]=1
+				bad=$(sed -n "1,/guest$i ready at/p" "$dir/console$i.log" |
+					grep -aE -m1 "$VM_TROUBLE" | tr -d '\r')
+				[ -z "$bad" ] && continue
+				echo "guest$i: kernel trouble while booting: $bad" \
+					>"$dir/boot-stalled"
+				kill -TERM "$@" 2>/dev/null
+				return 1
 			fi
 			sz=$(stat -c %s "$dir/console$i.log" 2>/dev/null || echo 0)
 			if [ "$sz" != "${last[i]}" ]; then
