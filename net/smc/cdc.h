@@ -11,6 +11,9 @@
 #include <linux/workqueue.h>
 #include "cdc_wire.h"
 
+/* the send buffer a connection starts with (see asmc_conn.sndbuf) */
+#define ASMC_SNDBUF_FIRST	16384u
+
 struct asmc_lgr;
 struct asmc_link;
 struct asmc_buf;
@@ -32,8 +35,14 @@ struct asmc_conn {
 
 	struct asmc_buf		*rmb;		/* the peer writes into it */
 	u32			rmbe_size;
-	struct asmc_buf		*sndbuf;	/* RDMA WRITE source */
+	/* RDMA WRITE source: starts at ASMC_SNDBUF_FIRST and is swapped for
+	 * one of sndbuf_want bytes by the first write that needs more room
+	 * (asmc_tx_grow); changed under the socket lock, tx_lock and lock,
+	 * with no byte of it in flight
+	 */
+	struct asmc_buf		*sndbuf;
 	u32			sndbuf_size;
+	u32			sndbuf_want;
 	u32			peer_rmbe_size;
 	u64			peer_rmb_addr;
 	u32			peer_rkey;

@@ -103,6 +103,7 @@ u32 asmc_cursor_free(struct asmc_cursor cons, struct asmc_cursor prod,
  * without a CDC for every few KiB.
  */
 #define ASMC_TX_CLAIM_MIN	65536
+#define ASMC_TX_SPLIT		8	/* the @split the send path uses */
 u64 asmc_tx_claim(u64 waiting, u64 peer_free, u64 to_urg, u32 peer_rmbe,
 		  u32 split);
 

@@ -355,7 +355,11 @@ static int asmc_clc_bufs(struct asmc_sock *smc)
 	if (conn->rmb)
 		asmc_stats_rmb(net, false, reused ? ASMC_STAT_RMB_REUSE :
 						    ASMC_STAT_RMB_ALLOC);
-	conn->sndbuf = asmc_buf_get(conn->lgr, false, want_tx, &reused);
+	/* the send buffer starts small: an idle connection, or one of small
+	 * messages, never needs more; asmc_tx_grow() takes the full size
+	 */
+	conn->sndbuf = asmc_buf_get(conn->lgr, false,
+				    min_t(u32, want_tx, ASMC_SNDBUF_FIRST), &reused);
 	if (conn->sndbuf)
 		asmc_stats_rmb(net, true, reused ? ASMC_STAT_RMB_REUSE :
 						   ASMC_STAT_RMB_ALLOC);
@@ -364,10 +368,10 @@ static int asmc_clc_bufs(struct asmc_sock *smc)
 	/* memory was short: a smaller buffer than asked for */
 	if (conn->rmb->size < want_rx)
 		asmc_stats_rmb(net, false, ASMC_STAT_RMB_DGRADE);
-	if (conn->sndbuf->size < want_tx)
-		asmc_stats_rmb(net, true, ASMC_STAT_RMB_DGRADE);
 	conn->rmbe_size = conn->rmb->size;
 	conn->sndbuf_size = conn->sndbuf->size;
+	conn->sndbuf_want = max_t(u32, asmc_buf_round(want_tx),
+				  conn->sndbuf_size);
 	return 0;
 }
 
@@ -500,7 +504,7 @@ static void asmc_clc_smc_ready(struct asmc_sock *smc)
 	 * socket API does, unless the application chose its own
 	 */
 	if (!(smc->sk.sk_userlocks & SOCK_SNDBUF_LOCK))
-		WRITE_ONCE(smc->sk.sk_sndbuf, 2 * conn->sndbuf_size);
+		WRITE_ONCE(smc->sk.sk_sndbuf, 2 * conn->sndbuf_want);
 	if (!(smc->sk.sk_userlocks & SOCK_RCVBUF_LOCK))
 		WRITE_ONCE(smc->sk.sk_rcvbuf, 2 * conn->rmbe_size);
 	asmc_stats_conn_ok(sock_net(&smc->sk), smc->role == ASMC_ROLE_SERVER,

@@ -67,6 +67,12 @@ static int asmc_buf_size_idx(u32 size)
 	return idx;
 }
 
+/* The size of the buffer asmc_buf_get() looks for first, given @want. */
+u32 asmc_buf_round(u32 want)
+{
+	return asmc_buf_idx_size(asmc_buf_size_idx(want));
+}
+
 /* Give the device resources of a buffer back (MRs, DMA mapping): when it
  * is freed, and for every buffer when the group's link goes away, even
  * if a connection still holds the memory. lgr->mutex held.

@@ -240,6 +240,7 @@ void asmc_lgr_setup_done(struct asmc_lgr_ref *ref, bool ok);
 void asmc_lgr_del_conn(struct asmc_sock *smc);
 void asmc_lgr_leave(struct asmc_sock *smc);
 struct asmc_sock *asmc_lgr_find_conn(struct asmc_lgr *lgr, u32 token);
+u32 asmc_buf_round(u32 want);
 struct asmc_buf *asmc_buf_get(struct asmc_lgr *lgr, bool rmb, u32 want,
 			      bool *reused);
 void asmc_buf_put(struct asmc_lgr *lgr, struct asmc_buf *buf);

@@ -20,8 +20,63 @@ u64 asmc_tx_space(struct asmc_sock *smc)
 {
 	struct asmc_conn *conn = &smc->conn;
 
-	return conn->sndbuf_size - (READ_ONCE(conn->sb_filled) -
-				    READ_ONCE(conn->sb_done));
+	return READ_ONCE(conn->sndbuf_size) - (READ_ONCE(conn->sb_filled) -
+					       READ_ONCE(conn->sb_done));
+}
+
+/* Every byte written has gone out and completed: no WRITE reads the send
+ * buffer.
+ */
+static bool asmc_tx_idle(struct asmc_conn *conn)
+{
+	return READ_ONCE(conn->sb_done) == conn->sb_filled;
+}
+
+/* The connection started with a small send buffer (ASMC_SNDBUF_FIRST) and a
+ * write wants more room than it has: swap it for one of the size the
+ * socket asked for while no byte of it is in flight. The cursors are byte
+ * totals, so they carry over. Without memory the small buffer stays.
+ */
+static void asmc_tx_grow(struct asmc_sock *smc)
+{
+	struct asmc_conn *conn = &smc->conn;
+	struct net *net = sock_net(&smc->sk);
+	struct asmc_buf *buf, *old;
+	bool reused;
+
+	sock_owned_by_me(&smc->sk);
+	buf = asmc_buf_get(conn->lgr, false, conn->sndbuf_want, &reused);
+	if (buf)
+		asmc_stats_rmb(net, true, reused ? ASMC_STAT_RMB_REUSE :
+						   ASMC_STAT_RMB_ALLOC);
+	if (!buf || buf->size <= conn->sndbuf_size) {
+		asmc_stats_rmb(net, true, ASMC_STAT_RMB_DGRADE);
+		asmc_buf_put(conn->lgr, buf);
+		conn->sndbuf_want = conn->sndbuf_size;
+		return;
+	}
+	if (buf->size < conn->sndbuf_want)
+		asmc_stats_rmb(net, true, ASMC_STAT_RMB_DGRADE);
+	spin_lock_bh(&conn->tx_lock);
+	spin_lock_bh(&conn->lock);
+	old = conn->sndbuf;
+	conn->sndbuf = buf;
+	WRITE_ONCE(conn->sndbuf_size, buf->size);
+	conn->sndbuf_want = buf->size;
+	spin_unlock_bh(&conn->lock);
+	spin_unlock_bh(&conn->tx_lock);
+	asmc_buf_put(conn->lgr, old);
+	asmc_stats_rmb_size(net, true, buf->size);
+	pr_debug("conn %p: send buffer %zu bytes\n", conn, buf->size);
+}
+
+/* A write of @left more bytes: time to leave the first, small buffer? */
+static bool asmc_tx_should_grow(struct asmc_sock *smc, size_t left)
+{
+	struct asmc_conn *conn = &smc->conn;
+
+	return conn->sndbuf_size < conn->sndbuf_want &&
+	       left > asmc_tx_space(smc) && asmc_tx_idle(conn);
 }
 
 static bool asmc_tx_has_work(struct asmc_conn *conn)
@@ -185,14 +240,22 @@ static bool asmc_tx_should_push(struct asmc_sock *smc, size_t len, int flags)
 	return !wait;
 }
 
-static int asmc_tx_wait_space(struct asmc_sock *smc, long *timeo)
+/* Sleep until the send buffer has room, or, with @idle (a small first
+ * buffer that is to grow), until it is empty.
+ */
+static bool asmc_tx_room(struct asmc_sock *smc, bool idle)
+{
+	return idle ? asmc_tx_idle(&smc->conn) : asmc_tx_space(smc);
+}
+
+static int asmc_tx_wait_space(struct asmc_sock *smc, long *timeo, bool idle)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct sock *sk = &smc->sk;
 	int rc = 0;
 
 	add_wait_queue(sk_sleep(sk), &wait);
-	while (!asmc_tx_space(smc)) {
+	while (!asmc_tx_room(smc, idle)) {
 		if (sk->sk_err || sk->sk_shutdown & SEND_SHUTDOWN ||
 		    smc->conn.peer_conn_flags & (ASMC_CDC_PEER_CONN_CLOSED |
 						 ASMC_CDC_PEER_CONN_ABORT))
@@ -201,7 +264,7 @@ static int asmc_tx_wait_space(struct asmc_sock *smc, long *timeo)
 		if (rc)
 			break;
 		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
-		sk_wait_event(sk, timeo, asmc_tx_space(smc) || sk->sk_err ||
+		sk_wait_event(sk, timeo, asmc_tx_room(smc, idle) || sk->sk_err ||
 			      sk->sk_shutdown & SEND_SHUTDOWN ||
 			      READ_ONCE(smc->conn.peer_conn_flags), &wait);
 	}
@@ -254,7 +317,7 @@ int asmc_tx_sendmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len)
 	/* buffer events: a write larger than our send buffer or than the
 	 * peer's RMB (counted once per call)
 	 */
-	if (len > conn->sndbuf_size)
+	if (len > conn->sndbuf_want)
 		asmc_stats_rmb(sock_net(sk), true, ASMC_STAT_RMB_SIZE_SM);
 	if (len > READ_ONCE(conn->peer_rmbe_size))
 		asmc_stats_rmb(sock_net(sk), true, ASMC_STAT_RMB_SIZE_SM_PEER);
@@ -278,13 +341,20 @@ int asmc_tx_sendmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len)
 			asmc_tx_broken_pipe(smc);
 			break;
 		}
+		if (asmc_tx_should_grow(smc, len - copied))
+			asmc_tx_grow(smc);
 		if (!asmc_tx_space(smc)) {
 			if (!full_seen)
 				asmc_stats_rmb(sock_net(sk), true,
 					       ASMC_STAT_RMB_FULL);
 			full_seen = true;
 			asmc_tx_push(smc, true);
-			rc = asmc_tx_wait_space(smc, &timeo);
+			/* a blocking writer waits for the small first buffer
+			 * to drain, so that it can grow
+			 */
+			rc = asmc_tx_wait_space(smc, &timeo,
+						conn->sndbuf_size <
+						conn->sndbuf_want);
 			if (rc)
 				break;
 			continue;

@@ -13,8 +13,6 @@ struct page;
 struct work_struct;
 
 #define ASMC_AUTOCORK_SIZE	(64 * 1024)
-/* a push claims at most 1/ASMC_TX_SPLIT of a large peer RMBE (asmc_tx_claim) */
-#define ASMC_TX_SPLIT		8
 
 int asmc_tx_sendmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len);
 void asmc_tx_push(struct asmc_sock *smc, bool can_sleep);

@@ -32,25 +32,45 @@ SMC_TEST_ADDR4=$ADDR "$SMC_TESTDIR/smc_sockapi" -v smc_smc_v4 |
 	sed 's/sockapi\.smc_smc_v4\./sockapi_smcr./'
 
 # SO_SNDBUF/SO_RCVBUF of an SMC-R socket report its buffers doubled (as
-# the socket API does): 2 x net.smc.wmem / rmem when the application set none
-bufs=$(python3 -S - "$ADDR" <<'PY'
+# the socket API does): 2 x net.smc.wmem / rmem when the application set
+# none. The send buffer itself starts at 16 KiB (what an idle connection or
+# one of small messages needs) and grows to wmem at the first write that
+# does not fit; only the writing end grows (smc debugfs "sockets").
+bufs=$(python3 -S - "$ADDR" "$SMC_DBG/sockets" <<'PY'
 import socket, sys
 S = socket.SOL_SOCKET
 def smc():	# an AF_SMC socket that python addresses as AF_INET
     fd = socket.socket(43, socket.SOCK_STREAM, 0).detach()
     return socket.socket(socket.AF_INET, socket.SOCK_STREAM, 0, fd)
+def sndbufs():	# send buffer sizes of the open SMC-R connection ends
+    d = {}
+    for l in open(sys.argv[2]):
+        f = l.split()
+        if f[2] == "ACTIVE" and f[6] == "SMCR":
+            d[f[4]] = d.get(f[4], "") + f[f.index("sndbuf") + 1]
+    return "%s/%s" % (d.get("client"), d.get("server"))
 l = smc()
 l.bind((sys.argv[1], 0)); l.listen(1)
 c = smc()
 c.connect(l.getsockname()); a, _ = l.accept()
 c.sendall(b"x"); a.recv(1)
+first = sndbufs()
+c.sendall(b"y" * 50000)	# > 16 KiB, fits the send buffer: no reader yet
+n = 0
+while n < 50000:
+    n += len(a.recv(65536))
 print(*(s.getsockopt(S, o) for s in (c, a)
-        for o in (socket.SO_SNDBUF, socket.SO_RCVBUF)))
+        for o in (socket.SO_SNDBUF, socket.SO_RCVBUF)), first, sndbufs())
 PY
 )
-want="$((2 * $(sysctl -n net.smc.wmem))) $((2 * $(sysctl -n net.smc.rmem)))"
-tap_check "SO_SNDBUF/SO_RCVBUF show the SMC-R buffers x 2 ($bufs)" \
-	[ "$bufs" = "$want $want" ]
+w=$(sysctl -n net.smc.wmem) r=$(sysctl -n net.smc.rmem)
+set -- $bufs
+tap_check "SO_SNDBUF/SO_RCVBUF show the SMC-R buffers x 2 ($1 $2 $3 $4)" \
+	[ "$1 $2 $3 $4" = "$((2 * w)) $((2 * r)) $((2 * w)) $((2 * r))" ]
+tap_check "send buffers start at 16 KiB, client/server ($5)" \
+	[ "$5" = 16384/16384 ]
+tap_check "a 50 KB write grows the client's send buffer to wmem $w, not the server's ($6)" \
+	[ "$6" = "$w/16384" ]
 
 conns=$(( $(awk '$1 == "conn" { print $3 }' "$SMC_DBG/objects") - conns0 ))
 fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))

@@ -257,11 +257,14 @@ else
 	smc_wait_port 20501 10
 	"$SMC_XFER" -q -p 20501 -n 1M -H 4 -t 60 "$ADDR" >"$TMP/cli" 2>&1 &
 	cpid=$!
+	# the send buffers grow to wmem with the first large write: wait
+	# for both (the ends stay open 4 s after the transfer, -H 4)
 	for i in $(seq 1 300); do
-		[ "$(smcr_ends)" -ge 2 ] && break
+		socks=$(grep ' mode SMCR ' "$SMC_DBG/sockets")
+		[ "$(grep -c ' sndbuf 32768 rmb 131072$' <<<"$socks")" -ge 2 ] &&
+			break
 		sleep 0.1
 	done
-	socks=$(grep ' mode SMCR ' "$SMC_DBG/sockets")
 	lgrs=$(cat "$SMC_DBG/lgrs")
 	wait $cpid; crc=$?
 	wait $spid; src=$?
@@ -298,7 +301,17 @@ cli.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 262144)
 cli.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
 call(libc.connect, cli, 20502)
 srv = libc.accept(lst.fileno(), None, None)	# Python cannot parse AF_SMC
-cli.sendall(b"x" * 1000); os.read(srv, 1000)
+# writes both ways larger than 16 KiB, so that each end grows its send
+# buffer, and small enough for the sender's buffer (no reader runs yet)
+cli.sendall(b"x" * 200000)
+n = 0
+while n < 200000:
+    n += len(os.read(srv, 65536))
+n = 0
+while n < 40000:
+    n += os.write(srv, b"y" * (40000 - n))
+while n > 0:
+    n -= len(cli.recv(65536))
 print(open("/sys/kernel/debug/smc/sockets").read(), flush=True)
 PY
 	grep -q ' role client mode SMCR .* sndbuf 262144 rmb 16384$' "$TMP/opt" &&

@@ -114,7 +114,7 @@ tap_check "wire counters: at least 32 WRITEs and data CDCs, no more data CDCs th
 # more CDCs" is asserted here; the policy itself is unit-tested (cdc_wire
 # test_policy).
 small_cdcs() {
-	local d0 rc
+	local d0 rc spid
 
 	d0=$(smc_wire cdc_tx_data)
 	"$SMC_XFER" -s -q -f smc -p $((PORT + 2)) -c 1 -t 60 &
