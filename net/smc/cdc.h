@@ -38,11 +38,13 @@ struct asmc_conn {
 	/* RDMA WRITE source: starts at ASMC_SNDBUF_FIRST and is swapped for
 	 * one of sndbuf_want bytes by the first write that needs more room
 	 * (asmc_tx_grow); changed under the socket lock, tx_lock and lock,
-	 * with no byte of it in flight
+	 * with no byte of it in flight. sndbuf_want and sndbuf_outgrown
+	 * change under the socket lock (poll reads them without it).
 	 */
 	struct asmc_buf		*sndbuf;
 	u32			sndbuf_size;
 	u32			sndbuf_want;
+	bool			sndbuf_outgrown; /* a write wanted more room */
 	u32			peer_rmbe_size;
 	u64			peer_rmb_addr;
 	u32			peer_rkey;

@@ -166,7 +166,7 @@ static void asmc_sk_write_space(struct sock *sk)
 	struct asmc_sock *smc = asmc_sk(sk);
 	struct socket_wq *wq;
 
-	if (!smc->smc_mode || !asmc_tx_space(smc))
+	if (!smc->smc_mode || !asmc_tx_writable(smc))
 		return;
 	rcu_read_lock();
 	wq = rcu_dereference(sk->sk_wq);
@@ -502,12 +502,12 @@ static __poll_t asmc_smc_poll(struct asmc_sock *smc)
 	    READ_ONCE(conn->peer_conn_flags) & (ASMC_CDC_PEER_CONN_CLOSED |
 						ASMC_CDC_PEER_CONN_ABORT)) {
 		mask |= EPOLLOUT | EPOLLWRNORM;
-	} else if (asmc_tx_space(smc)) {
+	} else if (asmc_tx_writable(smc)) {
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	} else {
 		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 		smp_mb__after_atomic();	/* against a completion freeing room */
-		if (asmc_tx_space(smc))
+		if (asmc_tx_writable(smc))
 			mask |= EPOLLOUT | EPOLLWRNORM;
 	}
 	return mask;

@@ -52,7 +52,7 @@ static void asmc_tx_grow(struct asmc_sock *smc)
 	if (!buf || buf->size <= conn->sndbuf_size) {
 		asmc_stats_rmb(net, true, ASMC_STAT_RMB_DGRADE);
 		asmc_buf_put(conn->lgr, buf);
-		conn->sndbuf_want = conn->sndbuf_size;
+		WRITE_ONCE(conn->sndbuf_want, conn->sndbuf_size);
 		return;
 	}
 	if (buf->size < conn->sndbuf_want)
@@ -62,7 +62,8 @@ static void asmc_tx_grow(struct asmc_sock *smc)
 	old = conn->sndbuf;
 	conn->sndbuf = buf;
 	WRITE_ONCE(conn->sndbuf_size, buf->size);
-	conn->sndbuf_want = buf->size;
+	WRITE_ONCE(conn->sndbuf_want, buf->size);
+	WRITE_ONCE(conn->sndbuf_outgrown, false);
 	spin_unlock_bh(&conn->lock);
 	spin_unlock_bh(&conn->tx_lock);
 	asmc_buf_put(conn->lgr, old);
@@ -70,13 +71,37 @@ static void asmc_tx_grow(struct asmc_sock *smc)
 	pr_debug("conn %p: send buffer %zu bytes\n", conn, buf->size);
 }
 
-/* A write of @left more bytes: time to leave the first, small buffer? */
+/* The first, small send buffer is too small for this connection: a write
+ * found it full or copied only part of itself (sndbuf_outgrown).
+ */
+static bool asmc_tx_outgrown(struct asmc_conn *conn)
+{
+	return READ_ONCE(conn->sndbuf_outgrown) &&
+	       READ_ONCE(conn->sndbuf_size) < READ_ONCE(conn->sndbuf_want);
+}
+
+/* A write of @left more bytes: time to leave the first, small buffer? It
+ * grows once it is empty and either it was outgrown before or this write
+ * does not fit.
+ */
 static bool asmc_tx_should_grow(struct asmc_sock *smc, size_t left)
 {
 	struct asmc_conn *conn = &smc->conn;
 
-	return conn->sndbuf_size < conn->sndbuf_want &&
-	       left > asmc_tx_space(smc) && asmc_tx_idle(conn);
+	return conn->sndbuf_size < conn->sndbuf_want && asmc_tx_idle(conn) &&
+	       (conn->sndbuf_outgrown || left > asmc_tx_space(smc));
+}
+
+/* Writable for poll(): room in the send buffer; but an outgrown small
+ * buffer reports writable only once it is empty, so that the next write
+ * can grow it (writers of small pieces that never block would otherwise
+ * keep it forever).
+ */
+bool asmc_tx_writable(struct asmc_sock *smc)
+{
+	if (asmc_tx_outgrown(&smc->conn) && !asmc_tx_idle(&smc->conn))
+		return false;
+	return asmc_tx_space(smc);
 }
 
 static bool asmc_tx_has_work(struct asmc_conn *conn)
@@ -349,17 +374,20 @@ int asmc_tx_sendmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len)
 					       ASMC_STAT_RMB_FULL);
 			full_seen = true;
 			asmc_tx_push(smc, true);
-			/* a blocking writer waits for the small first buffer
-			 * to drain, so that it can grow
+			/* a blocking writer waits for an outgrown small
+			 * buffer to drain, so that it can grow
 			 */
+			if (conn->sndbuf_size < conn->sndbuf_want)
+				WRITE_ONCE(conn->sndbuf_outgrown, true);
 			rc = asmc_tx_wait_space(smc, &timeo,
-						conn->sndbuf_size <
-						conn->sndbuf_want);
+						asmc_tx_outgrown(conn));
 			if (rc)
 				break;
 			continue;
 		}
 		n = min_t(u64, len - copied, asmc_tx_space(smc));
+		if (n < len - copied && conn->sndbuf_size < conn->sndbuf_want)
+			WRITE_ONCE(conn->sndbuf_outgrown, true);
 		rc = asmc_tx_copy(conn, msg, n);
 		if (rc)
 			break;

@@ -18,6 +18,7 @@ int asmc_tx_sendmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len);
 void asmc_tx_push(struct asmc_sock *smc, bool can_sleep);
 void asmc_tx_work(struct work_struct *work);
 u64 asmc_tx_space(struct asmc_sock *smc);
+bool asmc_tx_writable(struct asmc_sock *smc);
 ssize_t asmc_tx_sendpage(struct asmc_sock *smc, struct page *page, int offset,
 			 size_t size, int flags);
 

@@ -34,10 +34,10 @@ SMC_TEST_ADDR4=$ADDR "$SMC_TESTDIR/smc_sockapi" -v smc_smc_v4 |
 # SO_SNDBUF/SO_RCVBUF of an SMC-R socket report its buffers doubled (as
 # the socket API does): 2 x net.smc.wmem / rmem when the application set
 # none. The send buffer itself starts at 16 KiB (what an idle connection or
-# one of small messages needs) and grows to wmem at the first write that
-# does not fit; only the writing end grows (smc debugfs "sockets").
+# one of small messages needs) and grows to wmem, once empty, after a write
+# found it too small; only the writing end grows (smc debugfs "sockets").
 bufs=$(python3 -S - "$ADDR" "$SMC_DBG/sockets" <<'PY'
-import socket, sys
+import select, socket, sys
 S = socket.SOL_SOCKET
 def smc():	# an AF_SMC socket that python addresses as AF_INET
     fd = socket.socket(43, socket.SOCK_STREAM, 0).detach()
@@ -59,8 +59,32 @@ c.sendall(b"y" * 50000)	# > 16 KiB, fits the send buffer: no reader yet
 n = 0
 while n < 50000:
     n += len(a.recv(65536))
+grown = sndbufs()
+# the server writes 4 KiB pieces without blocking to a reader that waits:
+# its 16 KiB buffer fills (outgrown) and stays small while data waits
+a.setblocking(False)
+q = 0
+try:
+    while q < 1 << 22:
+        q += a.send(b"z" * 4096)
+except BlockingIOError:
+    pass
+full = sndbufs()
+n = 0
+while n < q:
+    n += len(c.recv(65536))
+# once it is empty, poll says writable and the next small write grows it
+p = select.poll()
+p.register(a, select.POLLOUT)
+ev = p.poll(5000)
+a.setblocking(True)
+a.sendall(b"z" * 4096)
+n = 0
+while n < 4096:
+    n += len(c.recv(4096))
 print(*(s.getsockopt(S, o) for s in (c, a)
-        for o in (socket.SO_SNDBUF, socket.SO_RCVBUF)), first, sndbufs())
+        for o in (socket.SO_SNDBUF, socket.SO_RCVBUF)), first, grown, full,
+      "pollout" if ev else "no-pollout", sndbufs())
 PY
 )
 w=$(sysctl -n net.smc.wmem) r=$(sysctl -n net.smc.rmem)
@@ -71,6 +95,10 @@ tap_check "send buffers start at 16 KiB, client/server ($5)" \
 	[ "$5" = 16384/16384 ]
 tap_check "a 50 KB write grows the client's send buffer to wmem $w, not the server's ($6)" \
 	[ "$6" = "$w/16384" ]
+tap_check "4 KiB writes without blocking fill the server's 16 KiB buffer; it stays while data waits ($7)" \
+	[ "$7" = "$w/16384" ]
+tap_check "then, once empty, poll says writable and the next 4 KiB write grows it ($8, $9)" \
+	[ "$8 $9" = "pollout $w/$w" ]
 
 conns=$(( $(awk '$1 == "conn" { print $3 }' "$SMC_DBG/objects") - conns0 ))
 fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
