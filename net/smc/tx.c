@@ -53,6 +53,7 @@ static void asmc_tx_grow(struct asmc_sock *smc)
 		asmc_stats_rmb(net, true, ASMC_STAT_RMB_DGRADE);
 		asmc_buf_put(conn->lgr, buf);
 		WRITE_ONCE(conn->sndbuf_want, conn->sndbuf_size);
+		WRITE_ONCE(conn->sndbuf_outgrown, false);
 		return;
 	}
 	if (buf->size < conn->sndbuf_want)
@@ -72,12 +73,18 @@ static void asmc_tx_grow(struct asmc_sock *smc)
 }
 
 /* The first, small send buffer is too small for this connection: a write
- * found it full or copied only part of itself (sndbuf_outgrown).
+ * found it full or copied only part of itself. Set only while the buffer
+ * is below sndbuf_want; asmc_tx_grow() clears it, grown or not.
  */
 static bool asmc_tx_outgrown(struct asmc_conn *conn)
 {
-	return READ_ONCE(conn->sndbuf_outgrown) &&
-	       READ_ONCE(conn->sndbuf_size) < READ_ONCE(conn->sndbuf_want);
+	return READ_ONCE(conn->sndbuf_outgrown);
+}
+
+static void asmc_tx_mark_outgrown(struct asmc_conn *conn)
+{
+	if (conn->sndbuf_size < conn->sndbuf_want)
+		WRITE_ONCE(conn->sndbuf_outgrown, true);
 }
 
 /* A write of @left more bytes: time to leave the first, small buffer? It
@@ -265,14 +272,14 @@ static bool asmc_tx_should_push(struct asmc_sock *smc, size_t len, int flags)
 	return !wait;
 }
 
-/* Sleep until the send buffer has room, or, with @idle (a small first
- * buffer that is to grow), until it is empty.
- */
 static bool asmc_tx_room(struct asmc_sock *smc, bool idle)
 {
 	return idle ? asmc_tx_idle(&smc->conn) : asmc_tx_space(smc);
 }
 
+/* Sleep until the send buffer has room, or, with @idle (a small first
+ * buffer that is to grow), until it is empty.
+ */
 static int asmc_tx_wait_space(struct asmc_sock *smc, long *timeo, bool idle)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
@@ -377,8 +384,7 @@ int asmc_tx_sendmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len)
 			/* a blocking writer waits for an outgrown small
 			 * buffer to drain, so that it can grow
 			 */
-			if (conn->sndbuf_size < conn->sndbuf_want)
-				WRITE_ONCE(conn->sndbuf_outgrown, true);
+			asmc_tx_mark_outgrown(conn);
 			rc = asmc_tx_wait_space(smc, &timeo,
 						asmc_tx_outgrown(conn));
 			if (rc)
@@ -386,8 +392,8 @@ int asmc_tx_sendmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len)
 			continue;
 		}
 		n = min_t(u64, len - copied, asmc_tx_space(smc));
-		if (n < len - copied && conn->sndbuf_size < conn->sndbuf_want)
-			WRITE_ONCE(conn->sndbuf_outgrown, true);
+		if (n < len - copied)
+			asmc_tx_mark_outgrown(conn);
 		rc = asmc_tx_copy(conn, msg, n);
 		if (rc)
 			break;
