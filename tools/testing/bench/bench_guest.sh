@@ -104,11 +104,10 @@ fallbacks() {
 # data path (debugfs stats, smcr_wire); 0 0 for the other phases
 wire_read() {
 	if smc_is_ours_loaded && [ -r "$SMC_DBG/stats" ]; then
-		# one read of the stats line: the three counters of one moment
-		awk '$1 == "smcr_wire" {
-			for (i = 2; i < NF; i += 2) v[$i] = $(i + 1)
-			print v["cdc_tx_data"] + v["cdc_tx_ctrl"], v["rdma_writes"] + 0
-		}' "$SMC_DBG/stats"
+		local data ctrl writes
+		# the three counters of one moment (one read)
+		read -r data ctrl writes <<<"$(smc_wire cdc_tx_data cdc_tx_ctrl rdma_writes)"
+		echo $((data + ctrl)) "$((writes))"
 	else
 		echo 0 0
 	fi

@@ -133,9 +133,9 @@ vm_boot() {
 # under TCG on a loaded host: early TSC/SMP bring-up never returned):
 # then every PID gets SIGTERM and DIR/boot-stalled says which guest.
 # So does a kernel that reported trouble (VM_TROUBLE) before it was ready,
-# that is before any module of ours was loaded: seen once under TCG on a
-# loaded host, an early interrupt during CPU bring-up that KASAN flagged;
-# its taint turns lockdep off for the whole run.
+# that is before any module of ours was loaded: seen with two KASAN guests
+# booting at once, an early interrupt during CPU bring-up that KASAN
+# flagged; its taint turns lockdep off for the whole run.
 vm_boot_watch() {
 	local dir=$1 ng=$2 stall=$3 i sz ready alive p bad
 	shift 3

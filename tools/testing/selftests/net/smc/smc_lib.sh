@@ -100,11 +100,15 @@ smc_stat() {
 	awk -v k="$1" '$1 == k { print $2 }' "$SMC_DBG/stats"
 }
 
-# smc_wire KEY: a data path message counter of the smcr_wire line of
-# debugfs stats (cdc_tx_data, cdc_tx_ctrl, rdma_writes, cdc_rx, tx_noslot)
+# smc_wire KEY...: data path message counters of the smcr_wire line of
+# debugfs stats (cdc_tx_data, cdc_tx_ctrl, rdma_writes, cdc_rx, tx_noslot),
+# on one line in the order asked, from one read of the file
 smc_wire() {
-	awk -v k="$1" '$1 == "smcr_wire" { for (i = 2; i < NF; i += 2) if ($i == k) print $(i + 1) }' \
-		"$SMC_DBG/stats"
+	awk -v keys="$*" '$1 == "smcr_wire" {
+		for (i = 2; i < NF; i += 2) v[$i] = $(i + 1)
+		n = split(keys, k, " ")
+		for (j = 1; j <= n; j++) printf "%s%s", v[k[j]], j < n ? " " : "\n"
+	}' "$SMC_DBG/stats"
 }
 
 # smc_lgrs_all PATTERN: the SMC-R link group dump (smc_nl.py lgr-smcr) goes
