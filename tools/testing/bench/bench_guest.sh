@@ -19,6 +19,14 @@
 # /results/bench.jsonl, guest 1 in /results/bench.g1.jsonl
 # (tools/testing/bench/report.py joins them by phase and test).
 #
+# BENCH_ROUNDS=N (default 3, quick 1): the whole phase list runs N times
+# (raw tcp ours intree, raw tcp ours intree, ...), so that ours and intree
+# alternate in time and a slow drift of the host hits both alike; the
+# report takes the median per cell. Every round's phases set their modules
+# up again. idle.kK runs in round 1 only (slow, and steady between runs).
+# Every record carries "round" (env: "rounds"); barrier names, phase status
+# files and ports are per round, as the barrier files stay during a run.
+#
 # BENCH_QUICK=1: ~2 s per measurement and one or two values per list.
 # BENCH_SECS overrides the measurement time. Prints TAP for the harness.
 #
@@ -35,7 +43,8 @@ GUEST=$guest
 tap_prefix="bench[$guest]"
 PEER=${BENCH_PEER:-192.0.2.2}
 # shared between the guests; another directory (and BENCH_PEER=127.0.0.1,
-# BENCH_NO_DROP_CACHES=1) runs both "guests" on one host for a dry run
+# BENCH_NO_DROP_CACHES=1, BENCH_KEEP_SYSCTL=1, BENCH_PHASES=tcp) runs both
+# "guests" on one host for a dry run
 RES=${BENCH_RESULTS:-/results}
 EID=SMC-BENCH-EID
 PNET=PNETBENCH
@@ -55,6 +64,7 @@ if [ "${BENCH_QUICK:-0}" != 0 ]; then
 	IDLE_K=20
 	LAT_ITERS=200
 	RAW_BW_SIZES="65536"
+	ROUNDS=${BENCH_ROUNDS:-1}
 else
 	QUICK=0
 	T=${BENCH_SECS:-10}
@@ -65,12 +75,21 @@ else
 	IDLE_K=100
 	LAT_ITERS=1000
 	RAW_BW_SIZES="65536 1048576"
+	ROUNDS=${BENCH_ROUNDS:-3}
 fi
 PHASES=${BENCH_PHASES:-raw tcp ours intree}
+ROUND=1
 
 echo "TAP version 13"
-echo "# bench guest $guest, mode $mode, kernel $(uname -r), quick=$QUICK, T=$T s"
+echo "# bench guest $guest, mode $mode, kernel $(uname -r), quick=$QUICK, T=$T s, $ROUNDS rounds"
 [ "$mode" = pair ] || { echo "usage: $0 pair N" >&2; exit 2; }
+# ports per round: sockets BASE + (ROUND - 1) * 20 (a phase has at most 13
+# tests), raw 18600 + (ROUND - 1) * 10 (at most 6); the socket phases' bases
+# are 1000 apart, so 50 rounds fit
+case $ROUNDS in
+''|*[!0-9]*|0*) tap_fail "BENCH_ROUNDS=$ROUNDS: not a positive number"; exit 1 ;;
+esac
+[ "$ROUNDS" -le 50 ] || { tap_fail "BENCH_ROUNDS=$ROUNDS: at most 50 (ports)"; exit 1; }
 
 cleanup() {
 	jobs -p | xargs -r kill 2>/dev/null
@@ -80,8 +99,9 @@ trap cleanup EXIT
 
 emit() { printf '%s\n' "$1" >>"$OUT"; }
 
-# bench_barrier NAME [TIMEOUT]: smc_barrier (smc_lib.sh, GUEST=$guest) on $RES
-bench_barrier() { smc_barrier "$1" "${2:-120}" "$RES"; }
+# bench_barrier NAME [TIMEOUT]: smc_barrier (smc_lib.sh, GUEST=$guest) on
+# $RES; the round in the name, as every round passes the same names
+bench_barrier() { smc_barrier "r$ROUND.$1" "${2:-120}" "$RES"; }
 
 # JSON string body: drop quotes, backslashes and control characters
 jstr() { printf '%s' "$*" | tr -d '"\\' | tr -c '[:print:]' ' '; }
@@ -226,18 +246,18 @@ phase_start() {
 	   [ "$phase" != tcp ]; then
 		why="no active rxe0"
 	fi
-	echo "${why:-ok}" >"$RES/phase.$phase.$guest"
+	echo "${why:-ok}" >"$RES/phase.r$ROUND.$phase.$guest"
 	if ! bench_barrier "$phase.setup" 300; then
 		why="${why:+$why; }peer guest did not reach the phase"
 	fi
-	other=$(cat "$RES/phase.$phase.$((1 - guest))" 2>/dev/null)
+	other=$(cat "$RES/phase.r$ROUND.$phase.$((1 - guest))" 2>/dev/null)
 	[ "$other" = ok ] || why="${why:+$why; }guest $((1 - guest)): ${other:-no status}"
 	if [ -n "$why" ]; then
-		tap_skip "phase $phase" "$why"
-		emit "{\"type\":\"phase\",\"phase\":\"$phase\",\"guest\":$guest,\"status\":\"skipped\",\"reason\":\"$(jstr "$why")\"}"
+		tap_skip "r$ROUND phase $phase" "$why"
+		emit "{\"type\":\"phase\",\"phase\":\"$phase\",\"guest\":$guest,\"round\":$ROUND,\"status\":\"skipped\",\"reason\":\"$(jstr "$why")\"}"
 		return 1
 	fi
-	emit "{\"type\":\"phase\",\"phase\":\"$phase\",\"guest\":$guest,\"status\":\"ok\",\"module\":\"$2\"$(modinfo_json)}"
+	emit "{\"type\":\"phase\",\"phase\":\"$phase\",\"guest\":$guest,\"round\":$ROUND,\"status\":\"ok\",\"module\":\"$2\"$(modinfo_json)}"
 	return 0
 }
 
@@ -286,8 +306,8 @@ raw_test() {
 		bench_barrier "raw.$test.done" $((T * 3 + 300))
 		snap_end
 		stop_pid "$spid"
-		emit "{\"phase\":\"raw\",\"test\":\"$test\",\"guest\":1,\"role\":\"server\",$(snap_json)}"
-		tap_ok "raw $test (server side)"
+		emit "{\"phase\":\"raw\",\"test\":\"$test\",\"guest\":1,\"round\":$ROUND,\"role\":\"server\",$(snap_json)}"
+		tap_ok "r$ROUND raw $test (server side)"
 		return
 	fi
 	bench_barrier "raw.$test.ready" 300
@@ -312,17 +332,17 @@ raw_test() {
 			END { if (f[1] != "") printf "\"mode\":\"rdma_write_lat\",\"size\":%d,\"count\":%d,\"min_us\":%s,\"max_us\":%s,\"p50_us\":%s,\"mean_us\":%s,\"stdev_us\":%s,\"p99_us\":%s,\"p999_us\":%s", s, f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9] }' "$out")
 	fi
 	if [ -n "$json" ]; then
-		emit "{\"phase\":\"raw\",\"test\":\"$test\",\"guest\":0,\"role\":\"client\",$json,\"raw_line\":\"$(jstr "$line")\",$(snap_json)}"
-		tap_ok "raw $test"
+		emit "{\"phase\":\"raw\",\"test\":\"$test\",\"guest\":0,\"round\":$ROUND,\"role\":\"client\",$json,\"raw_line\":\"$(jstr "$line")\",$(snap_json)}"
+		tap_ok "r$ROUND raw $test"
 	else
-		emit "{\"phase\":\"raw\",\"test\":\"$test\",\"guest\":0,\"role\":\"client\",\"error\":\"$(jstr "$(tail -n 3 "$out")")\",$(snap_json)}"
-		tap_fail "raw $test: no result"
+		emit "{\"phase\":\"raw\",\"test\":\"$test\",\"guest\":0,\"round\":$ROUND,\"role\":\"client\",\"error\":\"$(jstr "$(tail -n 3 "$out")")\",$(snap_json)}"
+		tap_fail "r$ROUND raw $test: no result"
 		tail -n 20 "$out" | tap_diag
 	fi
 }
 
 run_raw() {
-	local s port=18600
+	local s port=$((18600 + (ROUND - 1) * 10))
 	for s in $RAW_BW_SIZES; do
 		raw_test bw "$s" $port; port=$((port + 1))
 	done
@@ -341,22 +361,22 @@ sock_test() {
 		# shellcheck disable=SC2086 # word lists
 		"$BENCH" -s -f "$fam" -p "$port" $sargs -t $((T * 3 + 400)) >"$out" 2>&1 &
 		spid=$!
-		wait_line "$out" listening 30 || echo "# $phase $test: server not listening: $(head -c 300 "$out")"
+		wait_line "$out" listening 30 || echo "# r$ROUND $phase $test: server not listening: $(head -c 300 "$out")"
 		bench_barrier "$phase.$test.ready" 300
 		snap_begin
 		bench_barrier "$phase.$test.done" $((T * 3 + 300))
 		snap_end
 		stop_pid "$spid"
 		summary=$(grep '"accepted"' "$out" | tail -n 1)
-		emit "{\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":1,\"role\":\"server\",$(snap_json)${summary:+,\"server\":$summary}}"
-		tap_ok "$phase $test (server side)"
+		emit "{\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":1,\"round\":$ROUND,\"role\":\"server\",$(snap_json)${summary:+,\"server\":$summary}}"
+		tap_ok "r$ROUND $phase $test (server side)"
 		return
 	fi
 	bench_barrier "$phase.$test.ready" 300
 	snap_begin
 	# shellcheck disable=SC2086
 	timeout -k 5 $((T * 3 + 250)) "$BENCH" -m "$mode" -f "$fam" -p "$port" $cargs -t "$T" \
-		-x "\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":0" "$PEER" >"$out" 2>&1
+		-x "\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":0,\"round\":$ROUND" "$PEER" >"$out" 2>&1
 	rc=$?
 	snap_end
 	bench_barrier "$phase.$test.done" 300
@@ -365,17 +385,17 @@ sock_test() {
 		emit "$line"
 		case $line in
 		*'"errors":0,'*) ;;
-		*) echo "# $phase $test: errors: $(grep '^{' "$out" | tail -n 1)" ;;
+		*) echo "# r$ROUND $phase $test: errors: $(grep '^{' "$out" | tail -n 1)" ;;
 		esac
 		case $line in
 		*'"error":'* | *'"count":0,'* | *'"streams_ok":0,'*)
-			tap_fail "$phase $test: no measurement"
+			tap_fail "r$ROUND $phase $test: no measurement"
 			tap_diag <"$out" ;;
-		*) tap_ok "$phase $test" ;;
+		*) tap_ok "r$ROUND $phase $test" ;;
 		esac
 	else
-		emit "{\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":0,\"role\":\"client\",\"error\":\"no result, exit status $rc: $(jstr "$(tail -n 3 "$out")")\",$(snap_json)}"
-		tap_fail "$phase $test (exit status $rc)"
+		emit "{\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":0,\"round\":$ROUND,\"role\":\"client\",\"error\":\"no result, exit status $rc: $(jstr "$(tail -n 3 "$out")")\",$(snap_json)}"
+		tap_fail "r$ROUND $phase $test (exit status $rc)"
 		tail -n 20 "$out" | tap_diag
 	fi
 }
@@ -404,7 +424,7 @@ idle_test() {
 	local phase=$1 fam=$2 port=$3 test=idle.k$IDLE_K out spid cpid wpid n=0 line
 	local f0 a0 s0 u0 k0 p0 f1 a1 s1 u1 k1 p1 x
 	out=/tmp/bench.$phase.$test.$guest
-	x="\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":0"
+	x="\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":0,\"round\":$ROUND"
 	if [ "$guest" = 1 ]; then
 		"$BENCH" -s -f "$fam" -p "$port" -t $((IDLE_K + 900)) >"$out" 2>&1 &
 		spid=$!
@@ -446,21 +466,22 @@ idle_test() {
 	fi
 	n=${n:-0}
 	: "${f0:=0}" "${f1:=0}"
-	emit "{\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":$guest,\"mode\":\"idle\",\"family\":\"$fam\",\"conns\":$n,\"free_kib_before\":$f0,\"free_kib_after\":$f1,\"free_delta_kib\":$((f0 - f1)),\"memavail_delta_kib\":$((a0 - a1)),\"slab_delta_kib\":$((s1 - s0)),\"sunreclaim_delta_kib\":$((u1 - u0)),\"kstack_delta_kib\":$((k1 - k0)),\"pagetables_delta_kib\":$((p1 - p0))$([ "$n" -gt 0 ] && printf ',"kib_per_conn":%.2f' "$(awk -v d=$((f0 - f1)) -v n="$n" 'BEGIN { print d / n }')")}"
+	emit "{\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":$guest,\"round\":$ROUND,\"mode\":\"idle\",\"family\":\"$fam\",\"conns\":$n,\"free_kib_before\":$f0,\"free_kib_after\":$f1,\"free_delta_kib\":$((f0 - f1)),\"memavail_delta_kib\":$((a0 - a1)),\"slab_delta_kib\":$((s1 - s0)),\"sunreclaim_delta_kib\":$((u1 - u0)),\"kstack_delta_kib\":$((k1 - k0)),\"pagetables_delta_kib\":$((p1 - p0))$([ "$n" -gt 0 ] && printf ',"kib_per_conn":%.2f' "$(awk -v d=$((f0 - f1)) -v n="$n" 'BEGIN { print d / n }')")}"
 	bench_barrier "$phase.$test.done" 300
 	if [ "$n" -gt 0 ]; then
-		tap_ok "$phase $test ($n connections)"
+		tap_ok "r$ROUND $phase $test ($n connections)"
 	else
-		tap_fail "$phase $test: no idle connection opened"
+		tap_fail "r$ROUND $phase $test: no idle connection opened"
 		tap_diag <"$out"
 	fi
 }
 
-# socket workloads of one phase; ports BASE + index
+# socket workloads of one phase; ports BASE + (ROUND - 1) * 20 + index
 run_sockets() {
-	local phase=$1 fam=$2 port=$3 b p s c
-	# first: no buffers of earlier tests are pooled for reuse yet
-	idle_test "$phase" "$fam" "$port"
+	local phase=$1 fam=$2 port=$(($3 + (ROUND - 1) * 20)) b p s c
+	# first: no buffers of earlier tests are pooled for reuse yet; round 1
+	# only, as it takes long and hardly varies (its port stays reserved)
+	[ "$ROUND" = 1 ] && idle_test "$phase" "$fam" "$port"
 	port=$((port + 1))
 	for b in $BUFS; do
 		sock_test "$phase" "$fam" "$port" "stream.b$b" stream "-b $b" "-b $b -P 1"
@@ -492,29 +513,35 @@ if [ -z "${BENCH_KEEP_SYSCTL:-}" ]; then
 fi
 if [ "$guest" = 0 ]; then
 	: >"$OUT"
-	emit "{\"type\":\"env\",\"guest\":0,\"kernel\":\"$(uname -r)\",\"ncpu\":$(nproc),\"mem_kib\":$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo),\"cpu_model\":\"$(jstr "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")\",\"quick\":$QUICK,\"secs\":$T,\"phases\":\"$PHASES\",\"bufs\":\"$BUFS\",\"pars\":\"$PARS\",\"sizes\":\"$SIZES\",\"crr\":\"$CRRS\",\"idle_conns\":$IDLE_K,\"rmem_max\":$(cat /proc/sys/net/core/rmem_max),\"wmem_max\":$(cat /proc/sys/net/core/wmem_max),\"lat_iters\":$LAT_ITERS,\"date\":\"$(date -u +%FT%TZ)\"}"
+	emit "{\"type\":\"env\",\"guest\":0,\"kernel\":\"$(uname -r)\",\"ncpu\":$(nproc),\"mem_kib\":$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo),\"cpu_model\":\"$(jstr "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")\",\"quick\":$QUICK,\"secs\":$T,\"phases\":\"$PHASES\",\"bufs\":\"$BUFS\",\"pars\":\"$PARS\",\"sizes\":\"$SIZES\",\"crr\":\"$CRRS\",\"idle_conns\":$IDLE_K,\"rmem_max\":$(cat /proc/sys/net/core/rmem_max),\"wmem_max\":$(cat /proc/sys/net/core/wmem_max),\"lat_iters\":$LAT_ITERS,\"rounds\":$ROUNDS,\"date\":\"$(date -u +%FT%TZ)\"}"
 else
 	: >"$OUT"
 fi
 # both guests up (and the peer reachable) before anything is measured
 bench_barrier start 300
-[ "$guest" = 1 ] && peer=192.0.2.1 || peer=$PEER
+# (a dry run on one host sets BENCH_PEER for both "guests")
+if [ "$guest" = 1 ]; then peer=${BENCH_PEER:-192.0.2.1}; else peer=$PEER; fi
 for i in $(seq 100); do ping -c 1 -W 1 "$peer" >/dev/null 2>&1 && break; sleep 0.2; done
 
-for phase in $PHASES; do
-	echo "# --- phase $phase ($(date -u +%T))"
-	case $phase in
-	raw) phase_start raw none && run_raw ;;
-	tcp) phase_start tcp none && run_sockets tcp tcp 30000 ;;
-	ours) phase_start ours ours && run_sockets ours smc 31000 ;;
-	intree) phase_start intree intree && run_sockets intree smc 32000 ;;
-	*) tap_skip "phase $phase" "unknown phase" ;;
-	esac
-	bench_barrier "$phase.end" 600
-	if [ "$phase" = ours ] && smc_is_ours_loaded; then
-		echo "# ours after the phase:"
-		grep -E '^(fallback|conn|lgr|link)' "$SMC_DBG/stats" 2>/dev/null | head -n 20 | tap_diag
-	fi
+# round after round of the whole phase list, so that ours and intree take
+# turns; phase_start sets the modules up in every round (raw and tcp unload
+# smc, intree replaces ours and the next round's ours replaces intree)
+for ROUND in $(seq "$ROUNDS"); do
+	for phase in $PHASES; do
+		echo "# --- round $ROUND of $ROUNDS, phase $phase ($(date -u +%T))"
+		case $phase in
+		raw) phase_start raw none && run_raw ;;
+		tcp) phase_start tcp none && run_sockets tcp tcp 30000 ;;
+		ours) phase_start ours ours && run_sockets ours smc 31000 ;;
+		intree) phase_start intree intree && run_sockets intree smc 32000 ;;
+		*) tap_skip "r$ROUND phase $phase" "unknown phase" ;;
+		esac
+		bench_barrier "$phase.end" 600
+		if [ "$phase" = ours ] && smc_is_ours_loaded; then
+			echo "# ours after the phase (round $ROUND):"
+			grep -E '^(fallback|conn|lgr|link)' "$SMC_DBG/stats" 2>/dev/null | head -n 20 | tap_diag
+		fi
+	done
 done
 bench_barrier finished 600
 echo "# bench guest $guest done"

@@ -8,6 +8,9 @@
 RESULTS-DIR holds bench.jsonl (guest 0) and bench.g1.jsonl (guest 1), or a
 pair/ directory with them. Missing phases, tests or files never stop the
 report: their cells read "missing" with the reason where one is known.
+
+BENCH_ROUNDS runs give every record a "round" (records without one, of
+older runs, are round 1); each cell is the median of its rounds' values.
 """
 
 import datetime
@@ -15,6 +18,7 @@ import json
 import math
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 
@@ -63,37 +67,93 @@ def cpu_seconds(rec):
     return j / hz
 
 
+def round_of(rec):
+    """The record's round; records of runs before BENCH_ROUNDS are round 1."""
+    r = rec.get("round", 1)
+    return r if isinstance(r, int) and not isinstance(r, bool) and r > 0 \
+        else 1
+
+
+def median(vals):
+    """Median of the values that are not None (even count: the mean of the
+    middle two), None without any."""
+    vals = [v for v in vals if v is not None]
+    return statistics.median(vals) if vals else None
+
+
+def rounds_text(rs):
+    rs = sorted(rs)
+    return ("round " if len(rs) == 1 else "rounds ") + \
+        ", ".join(str(r) for r in rs)
+
+
 class Data:
     def __init__(self, records):
         self.env = {}
-        self.phase = {}       # phase -> {"status", "reason"}
-        self.client = {}      # (phase, test) -> record of guest 0
-        self.server = {}      # (phase, test) -> record of guest 1
+        self.phase = {}       # phase -> round -> {"status", "reason"}
+        self.client = {}      # (phase, test) -> round -> record of guest 0
+        self.server = {}      # (phase, test) -> round -> record of guest 1
+        seen = {1}
         for r in records:
             if r.get("type") == "env":
                 self.env = r
-            elif r.get("type") == "phase":
+                continue
+            n = round_of(r)
+            if r.get("type") == "phase":
+                seen.add(n)
                 p = r.get("phase")
-                cur = self.phase.get(p)
+                cur = self.phase.setdefault(p, {}).get(n)
                 # a skip reported by either guest wins
                 if cur is None or r.get("status") != "ok":
                     if cur is None or cur.get("status") == "ok":
-                        self.phase[p] = {"status": r.get("status"),
-                                         "reason": r.get("reason", "")}
+                        self.phase[p][n] = {"status": r.get("status"),
+                                            "reason": r.get("reason", "")}
             elif "phase" in r and "test" in r:
+                seen.add(n)
                 key = (r["phase"], r["test"])
                 g = r.get("guest", 0)
                 if r.get("state") == "closed":
                     continue
-                (self.server if g == 1 else self.client)[key] = r
+                (self.server if g == 1 else self.client).setdefault(
+                    key, {})[n] = r
+        # the rounds guest 0 meant to run; without its env line (it died
+        # early) the highest round seen
+        want = self.env.get("rounds")
+        if not isinstance(want, int) or isinstance(want, bool) or want < 1:
+            want = max(seen)
+        self.rounds = max(want, max(seen))
+
+    def ok_rounds(self, phase):
+        return sorted(n for n, st in self.phase.get(phase, {}).items()
+                      if st.get("status") == "ok")
+
+    def usable(self, phase):
+        """The phase ran in at least one round: its measurements count."""
+        return bool(self.ok_rounds(phase))
 
     def status(self, phase):
-        st = self.phase.get(phase)
-        if st is None:
+        rounds = self.phase.get(phase)
+        if not rounds:
             return "not run"
-        if st["status"] != "ok":
-            return "skipped: " + (st.get("reason") or "?")
-        return "ok"
+        ok = self.ok_rounds(phase)
+        why = []
+        for n in range(1, self.rounds + 1):
+            st = rounds.get(n)
+            if st is None:
+                why.append((n, "not run"))
+            elif st["status"] != "ok":
+                why.append((n, "skipped: " + (st.get("reason") or "?")))
+        if not why:
+            return "ok"
+        # each reason once, with its rounds unless it held in all
+        by = {}
+        for n, w in why:
+            by.setdefault(w, []).append(n)
+        text = "; ".join(w if len(ns) == self.rounds else
+                         f"{w} ({rounds_text(ns)})" for w, ns in by.items())
+        if not ok:
+            return text
+        return f"ok in {len(ok)} of {self.rounds} rounds: {text}"
 
 
 def fmt(v, digits=None):
@@ -111,7 +171,10 @@ def ratio(a, b):
 
 
 def build_rows(d):
-    """Rows: dict(metric, unit, better, values{phase: v}, notes{phase: s})."""
+    """Rows: dict(metric, unit, better, tests{phase: test},
+    values{phase: median}, samples{phase: {round: v}}, notes{phase: s},
+    ratios{name: r}). A value of a round is None when its records do not
+    give one; the median leaves those out."""
     # without guest 0's env line (it died early): the full run's lists
     env = d.env
     bufs = (env.get("bufs") or "65536 131072 524288 1048576").split()
@@ -124,7 +187,7 @@ def build_rows(d):
     def note_for(phase, test, rec):
         notes = []
         if rec is None:
-            return "missing"
+            return ["missing"]
         if rec.get("error"):
             notes.append("error: " + str(rec["error"])[:60])
         if num(rec.get("errors")):
@@ -138,22 +201,42 @@ def build_rows(d):
             b = num(rec.get("bytes")) or 0
             if pk is not None and (pk == 0 or (b and pk < b / 4096 / 4)):
                 notes.append(f"only {pk} RoCE packets: not SMC-R?")
-        return "; ".join(notes)
+        return notes
+
+    def combine(per):
+        """per: [(round, value, [notes])] -> median, {round: value}, notes
+        (each once; with its rounds unless it held in all of them)."""
+        samples = {n: num(v) for n, v, _ in per}
+        seen = {}
+        for n, _, ns in per:
+            for x in ns:
+                seen.setdefault(x, []).append(n)
+        notes = [x if len(rs) == len(per) else f"{x} ({rounds_text(rs)})"
+                 for x, rs in seen.items()]
+        return median(samples.values()), samples, "; ".join(notes)
 
     def add(metric, unit, better, getter, tests):
-        vals, notes = {}, {}
+        vals, samples, notes = {}, {}, {}
         for p in PHASES:
             t = tests.get(p)
             if t is None:
                 continue
-            rec = d.client.get((p, t))
-            v = getter(rec, d.server.get((p, t))) if rec else None
-            vals[p] = num(v)
-            n = note_for(p, t, rec)
+            cl, sv = d.client.get((p, t), {}), d.server.get((p, t), {})
+            # the rounds the test ran in or should have: a record missing
+            # in a round of an ok phase is noted
+            per = []
+            for n in sorted(set(cl) | set(d.ok_rounds(p))):
+                rec = cl.get(n)
+                v = getter(rec, sv.get(n)) if rec else None
+                per.append((n, v, note_for(p, t, rec)))
+            if not per:
+                per = [(1, None, ["missing"])]
+            vals[p], samples[p], n = combine(per)
             if n:
                 notes[p] = n
         rows.append({"metric": metric, "unit": unit, "better": better,
-                     "tests": tests, "values": vals, "notes": notes})
+                     "tests": tests, "values": vals, "samples": samples,
+                     "notes": notes})
 
     sock = ("tcp", "ours", "intree")
     raw_bw = f"bw.s{65536}"
@@ -206,16 +289,18 @@ def build_rows(d):
 
     for t in [f"stream.b{b}" for b in bufs] + [f"stream.p{n}" for n in pars]:
         tests = {p: t for p in sock}
-        vals = {}
         add(f"CPU seconds per GiB, both guests, {t}", "s/GiB", "lower",
             cpu_per_gib, tests)
         # raw: the perftest run of 64 KiB writes (busy-polling: an upper bound)
-        rec = d.client.get(("raw", raw_bw))
-        if rec:
-            vals = raw_cpu_per_gib(rec, d.server.get(("raw", raw_bw)))
-            rows[-1]["values"]["raw"] = vals
+        cl = d.client.get(("raw", raw_bw), {})
+        if cl:
+            sv = d.server.get(("raw", raw_bw), {})
+            v, smp, _ = combine([(n, raw_cpu_per_gib(rec, sv.get(n)), [])
+                                 for n, rec in sorted(cl.items())])
+            rows[-1]["values"]["raw"] = v
+            rows[-1]["samples"]["raw"] = smp
             rows[-1]["tests"]["raw"] = raw_bw
-            if vals is not None:
+            if v is not None:
                 rows[-1]["notes"]["raw"] = "perftest busy-polls"
 
     # our data path's messages (debugfs counters of both guests)
@@ -230,29 +315,33 @@ def build_rows(d):
         add(f"CDC messages per MiB (ours, both guests), {t}", "msgs/MiB",
             "lower", cdc_per_mib, {"ours": t})
 
+    def idle_value(rec):
+        if not num(rec.get("conns")):
+            return num(rec.get("kib_per_conn")), ["no connection opened"]
+        if "free_delta_kib" not in rec:
+            return None, ["no free-page figures in the record"]
+        if not rec.get("free_delta_kib") and not rec.get("slab_delta_kib"):
+            return None, ["no memory change seen: not measured?"]
+        return num(rec.get("kib_per_conn")), []
+
     if idle:
+        # measured in round 1 only: the rounds that have a record count
         t = f"idle.k{idle}"
         for g, who in ((0, "client"), (1, "server")):
-            vals, notes, tests = {}, {}, {}
+            vals, samples, notes, tests = {}, {}, {}, {}
             for p in sock:
                 tests[p] = t
-                rec = (d.client if g == 0 else d.server).get((p, t))
-                if rec is None:
+                recs = (d.client if g == 0 else d.server).get((p, t))
+                if not recs:
                     continue
-                vals[p] = num(rec.get("kib_per_conn"))
-                if not num(rec.get("conns")):
-                    notes[p] = "no connection opened"
-                elif "free_delta_kib" not in rec:
-                    vals[p] = None
-                    notes[p] = "no free-page figures in the record"
-                elif not rec.get("free_delta_kib") and \
-                        not rec.get("slab_delta_kib"):
-                    vals[p] = None
-                    notes[p] = "no memory change seen: not measured?"
+                vals[p], samples[p], n = combine(
+                    [(r, *idle_value(rec)) for r, rec in sorted(recs.items())])
+                if n:
+                    notes[p] = n
             rows.append({"metric": f"memory per idle connection, {who} "
                          f"({idle} conns, free pages)", "unit": "KiB",
                          "better": "lower", "tests": tests, "values": vals,
-                         "notes": notes})
+                         "samples": samples, "notes": notes})
     for r in rows:
         v = r["values"]
         r["ratios"] = {"ours/tcp": ratio(v.get("ours"), v.get("tcp")),
@@ -261,7 +350,7 @@ def build_rows(d):
     return rows
 
 
-def md_table(d, rows, phases_state):
+def md_table(d, rows):
     head = ["metric", "unit"] + [PHASE_TITLE[p] for p in PHASES] + \
         ["ours/TCP", "ours/raw", "ours/net-smc"]
     out = ["| " + " | ".join(head) + " |",
@@ -272,10 +361,16 @@ def md_table(d, rows, phases_state):
         for p in PHASES:
             if p not in r["tests"]:
                 cells.append("—")
-            elif phases_state[p] != "ok":
+            elif not d.usable(p):
                 cells.append("missing")
             else:
-                c = fmt(r["values"].get(p))
+                v = r["values"].get(p)
+                c = fmt(v)
+                # the median, and the spread of the rounds when several
+                xs = [x for x in r.get("samples", {}).get(p, {}).values()
+                      if x is not None]
+                if v is not None and len(xs) > 1:
+                    c += f" ({fmt(min(xs))}–{fmt(max(xs))})"
                 if r["notes"].get(p) and r["notes"][p] != "missing":
                     c += " ⚠"
                 cells.append(c)
@@ -372,7 +467,7 @@ README_BEGIN = "<!-- bench-results:begin (tools/testing/bench/report.py) -->"
 README_END = "<!-- bench-results:end -->"
 
 
-def readme_update(path, outdir, date, envline, git, quick, table):
+def readme_update(path, outdir, date, envline, git, quick, rounds, table):
     """Replace the README's block between the bench-results markers."""
     try:
         with open(path) as f:
@@ -389,8 +484,10 @@ def readme_update(path, outdir, date, envline, git, quick, table):
     if quick:
         block += ["> QUICK smoke run: these numbers only show that the "
                   "pipeline works.", ""]
-    block += [f"Measured {date} ({envline}; source {git}); details and "
-              f"method in [{rel}/results.md]({rel}/results.md).", ""]
+    med = (f"; each cell the median of {rounds} rounds, min–max in "
+           "brackets" if rounds > 1 else "")
+    block += [f"Measured {date} ({envline}; source {git}{med}); details "
+              f"and method in [{rel}/results.md]({rel}/results.md).", ""]
     block += table
     block += ["", f"![throughput and latency]({rel}/throughput.png)", "",
               README_END]
@@ -430,6 +527,7 @@ def main(argv):
             host = {}
     quick = bool(host.get("quick") or d.env.get("quick"))
     phases_state = {p: d.status(p) for p in PHASES}
+    rounds = d.rounds
     rows = build_rows(d)
     now = datetime.datetime.now(datetime.timezone.utc)
     date = host.get("date") or now.strftime("%Y-%m-%d %H:%M UTC")
@@ -450,6 +548,8 @@ def main(argv):
         "host": host,
         "guest": d.env,
         "phases": phases_state,
+        "rounds": rounds,
+        "phase_rounds": d.phase,
         "inputs": inputs,
         "unparsable_lines": bad,
         "harness": {"summary": harness_sum, "failures": harness_fail},
@@ -468,7 +568,8 @@ def main(argv):
                f"UDP dgram netdev, Soft-RoCE rxe; guest kernel "
                f"{d.env.get('kernel', host.get('kver', '?'))}")
     title = ("QUICK smoke run: " if quick else "") + \
-        f"smc bench {date} ({d.env.get('kernel', '?')}, QEMU TCG, rxe)"
+        f"smc bench {date} ({d.env.get('kernel', '?')}, QEMU TCG, rxe" + \
+        (f", medians of {rounds} rounds)" if rounds > 1 else ")")
     perr = plot(rows, outdir, opts.get("work") or outdir, title)
 
     md = ["<!-- SPDX-License-Identifier: GPL-2.0 -->",
@@ -484,6 +585,9 @@ def main(argv):
            f"- source: {host.get('git', '?')}",
            f"- measurement: {d.env.get('secs', '?')} s per test; "
            f"idle connections: {d.env.get('idle_conns', '?')}",
+           f"- rounds: {rounds}, each cell the median of {rounds} runs "
+           "(min–max in brackets), ours and net-smc alternating"
+           if rounds > 1 else "- rounds: 1, each cell a single run",
            "- phases: " + "; ".join(f"{PHASE_TITLE[p]}: {phases_state[p]}"
                                     for p in PHASES)]
     if harness_sum:
@@ -491,12 +595,12 @@ def main(argv):
     md += ["", "Ratios are ours divided by the other: for ↑ metrics above 1 "
            "is better, for ↓ metrics below 1 is better. ⚠ marks a cell "
            "with a note below. TCG guests: use ratios, not absolutes.", ""]
-    md += md_table(d, rows, phases_state)
+    md += md_table(d, rows)
     md += ["", "![throughput and latency](throughput.png)", ""]
     if perr:
         md += [f"(plot: {perr})", ""]
     notes = [(r["metric"], p, n) for r in rows for p, n in r["notes"].items()
-             if n != "missing" and phases_state.get(p) == "ok"]
+             if n != "missing" and d.usable(p)]
     if notes:
         # one line per phase and note, listing the rows it applies to
         grouped = {}
@@ -528,7 +632,16 @@ def main(argv):
            "(buddy + per-CPU lists, /proc/zoneinfo) after drop_caches "
            "with K more idle connections open, divided by K; one "
            "connection held open before the baseline keeps the link "
-           "group out of the figure; measured first in each phase.",
+           "group out of the figure; measured first in each phase, in "
+           "round 1 only.",
+           "- Rounds (BENCH_ROUNDS): the whole phase list (raw, TCP, ours, "
+           "net-smc) runs N times in a row with the modules loaded anew, "
+           "so that ours and net-smc alternate in time and a drift of the "
+           "shared host hits both. Each cell is the median of the rounds' "
+           "values (for an even count the mean of the middle two), the "
+           "brackets give the smallest and the largest; ratios are those "
+           "of the medians, the plot shows the medians. Every round's "
+           "values are in results.json (table[].samples).",
            "- SMC-R use is checked through rxe0's packet counters and, for "
            "ours, the TCP fallback counters (notes above when suspicious).",
            "- CDC messages per MiB (ours only): CDCs both guests' modules "
@@ -539,9 +652,9 @@ def main(argv):
         f.write("\n".join(md))
     if opts.get("readme"):
         readme_update(opts["readme"], outdir, date, envline,
-                      host.get("git", "?"), quick,
-                      md_table(d, rows, phases_state))
-    print("\n".join(md_table(d, rows, phases_state)))
+                      host.get("git", "?"), quick, rounds,
+                      md_table(d, rows))
+    print("\n".join(md_table(d, rows)))
     if perr:
         print("report: " + perr, file=sys.stderr)
     return 0
