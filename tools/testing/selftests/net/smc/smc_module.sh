@@ -119,7 +119,13 @@ for i in $(seq 1 "$CYCLES"); do
 	smc_wait_port $port 10
 	"$SMC_XFER" -q -f smc -p $port -n 16K -c 1 -t 20 127.0.0.1 &&
 	"$SMC_XFER" -q -f tcp -p $port -n 16K -c 1 -t 20 127.0.0.1 &&
-	wait "$spid" || { echo "# cycle $i: transfer failed"; bad=1; break; }
+	wait "$spid" || {
+		echo "# cycle $i: transfer failed; the module's counters:"
+		# which handshake step or fallback reason: stats say it
+		grep -E '^(fallback|hs_|handshake|conn|decline)' "$SMC_DBG/stats" | tap_diag
+		dmesg | tail -n 20 | tap_diag
+		kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
+		bad=1; break; }
 	for w in $(seq 50); do smc_objs_balanced && break; sleep 0.1; done
 	if ! smc_objs_balanced; then
 		echo "# cycle $i: objects left:"; tap_diag < "$SMC_DBG/objects"

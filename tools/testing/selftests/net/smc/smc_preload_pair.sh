@@ -67,7 +67,11 @@ barrier() {
 # but never counted as received: on a link as slow as this one RECEIVED is
 # short of SENT over plain TCP as much as over SMC-R. Exact delivery is
 # what the curl transfer checks (sha256); for iperf3 the client must have
-# sent exactly -n bytes, and both ends must report the same RECEIVED.
+# sent at least -n bytes and less than one block (128 KiB) more, and both
+# ends must report the same RECEIVED. iperf3 stops only once it has sent
+# -n bytes or more: Debian 12's 3.12 was seen over plain TCP reporting one
+# block beyond -n (4325376 for -n 4M), so "exactly" is not a promise it
+# makes.
 iperf3_bytes() {
 	python3 -c '
 import json, sys
@@ -170,11 +174,12 @@ clients() {
 	b=$(iperf3_bytes "$TMP/iperf3_c.json")
 	echo "$b" >"/results/preload_pair.iperf3.$2"
 	echo "# $1: iperf3 sent/received $b"
-	if [ "$rc" = 0 ] && [ -n "$b" ] && [ "${b% *}" = 4194304 ] &&
+	if [ "$rc" = 0 ] && [ -n "$b" ] && [ "${b% *}" -ge 4194304 ] &&
+	   [ "${b% *}" -le $((4194304 + 131072)) ] &&
 	   [ "${b#* }" -gt 0 ] && [ "${b#* }" -le "${b% *}" ]; then
-		tap_ok "$1: iperf3 -n $SIZE: sent exactly 4194304, received ${b#* } (<= sent, rest in flight at test end)"
+		tap_ok "$1: iperf3 -n $SIZE: sent ${b% *} (4M up to 4M + 1 block), received ${b#* } (<= sent, rest in flight at test end)"
 	else
-		tap_fail "$1: iperf3 -n $SIZE: exit 0, sent 4194304, 0 < received <= sent (exit $rc, sent/received '$b')"
+		tap_fail "$1: iperf3 -n $SIZE: exit 0, sent 4M up to 4M + 1 block, 0 < received <= sent (exit $rc, sent/received '$b')"
 		{ python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("error"))' \
 			"$TMP/iperf3_c.json"; tail -n 5 "$TMP/iperf3_c.err"; } 2>&1 | tap_diag
 	fi
