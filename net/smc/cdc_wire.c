@@ -149,3 +149,16 @@ enum asmc_tx_act asmc_tx_policy(u64 waiting, u64 len, u64 space,
 		return ASMC_TX_GO;
 	return ASMC_TX_CORK;
 }
+
+bool asmc_sndbuf_should_grow(u32 size, u32 want, bool outgrown, bool idle,
+			     u64 left, u64 space)
+{
+	return size < want && idle && (outgrown || left > space);
+}
+
+bool asmc_sndbuf_writable(bool outgrown, bool idle, u64 space)
+{
+	if (outgrown && !idle)
+		return false;
+	return space != 0;
+}

@@ -119,6 +119,27 @@ enum asmc_tx_act { ASMC_TX_GO, ASMC_TX_HOLD, ASMC_TX_CORK };
 enum asmc_tx_act asmc_tx_policy(u64 waiting, u64 len, u64 space,
 				u32 sndbuf_size, u32 autocork, bool corked);
 
+/* The send buffer starts small (ASMC_SNDBUF_FIRST) and grows to the size
+ * the socket wants (@want) once writes outgrow it. @idle: no byte of the
+ * buffer is in flight; @space: its free bytes.
+ *
+ * asmc_sndbuf_outgrown: a write found the buffer full or copied only part
+ * of itself: it counts as outgrown only while it is below @want.
+ * asmc_sndbuf_should_grow: swap it now, before copying @left more bytes?
+ * Only when empty, and once outgrown or when @left does not fit.
+ * asmc_sndbuf_writable: poll()'s view; an outgrown small buffer reads
+ * writable only once empty, so writers of small pieces that never block
+ * get it grown too.
+ */
+static inline bool asmc_sndbuf_outgrown(u32 size, u32 want)
+{
+	return size < want;
+}
+
+bool asmc_sndbuf_should_grow(u32 size, u32 want, bool outgrown, bool idle,
+			     u64 left, u64 space);
+bool asmc_sndbuf_writable(bool outgrown, bool idle, u64 space);
+
 /* 16-bit serial number arithmetic for CDC sequence numbers: @a is older
  * than @b if it lies in the half of the number circle behind @b (a
  * distance of exactly 0x8000 counts as older).

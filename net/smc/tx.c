@@ -83,32 +83,29 @@ static bool asmc_tx_outgrown(struct asmc_conn *conn)
 
 static void asmc_tx_mark_outgrown(struct asmc_conn *conn)
 {
-	if (conn->sndbuf_size < conn->sndbuf_want)
+	if (asmc_sndbuf_outgrown(conn->sndbuf_size, conn->sndbuf_want))
 		WRITE_ONCE(conn->sndbuf_outgrown, true);
 }
 
-/* A write of @left more bytes: time to leave the first, small buffer? It
- * grows once it is empty and either it was outgrown before or this write
- * does not fit.
+/* A write of @left more bytes: time to leave the first, small buffer?
+ * (asmc_sndbuf_should_grow, cdc_wire.h)
  */
 static bool asmc_tx_should_grow(struct asmc_sock *smc, size_t left)
 {
 	struct asmc_conn *conn = &smc->conn;
 
-	return conn->sndbuf_size < conn->sndbuf_want && asmc_tx_idle(conn) &&
-	       (conn->sndbuf_outgrown || left > asmc_tx_space(smc));
+	return asmc_sndbuf_should_grow(conn->sndbuf_size, conn->sndbuf_want,
+				       conn->sndbuf_outgrown,
+				       asmc_tx_idle(conn), left,
+				       asmc_tx_space(smc));
 }
 
-/* Writable for poll(): room in the send buffer; but an outgrown small
- * buffer reports writable only once it is empty, so that the next write
- * can grow it (writers of small pieces that never block would otherwise
- * keep it forever).
- */
+/* Writable for poll() (asmc_sndbuf_writable, cdc_wire.h). */
 bool asmc_tx_writable(struct asmc_sock *smc)
 {
-	if (asmc_tx_outgrown(&smc->conn) && !asmc_tx_idle(&smc->conn))
-		return false;
-	return asmc_tx_space(smc);
+	return asmc_sndbuf_writable(asmc_tx_outgrown(&smc->conn),
+				    asmc_tx_idle(&smc->conn),
+				    asmc_tx_space(smc));
 }
 
 static bool asmc_tx_has_work(struct asmc_conn *conn)

@@ -252,12 +252,46 @@ static void test_policy(struct kunit *test)
 	      "... until half the buffer waits");
 }
 
+static void test_sndbuf_grow(struct kunit *test)
+{
+	const u32 k = 1024, first = 16 * k, want = 256 * k;
+
+	CHECK(asmc_sndbuf_outgrown(first, want) &&
+	      !asmc_sndbuf_outgrown(want, want) &&
+	      !asmc_sndbuf_outgrown(first, first),
+	      "only a buffer below the wanted size can be outgrown");
+	CHECK(!asmc_sndbuf_should_grow(first, want, false, true, 4 * k,
+				       first),
+	      "a write that fits an empty small buffer keeps it");
+	CHECK(asmc_sndbuf_should_grow(first, want, false, true, 50 * k, first),
+	      "a write that does not fit an empty small buffer grows it");
+	CHECK(asmc_sndbuf_should_grow(first, want, true, true, 1, first),
+	      "an outgrown buffer grows at the next write once empty");
+	CHECK(!asmc_sndbuf_should_grow(first, want, true, false, 50 * k, 0) &&
+	      !asmc_sndbuf_should_grow(first, want, false, false, 50 * k,
+				       4 * k),
+	      "never while bytes of it are in flight");
+	CHECK(!asmc_sndbuf_should_grow(want, want, true, true, 1024 * k,
+				       want) &&
+	      !asmc_sndbuf_should_grow(first, first, true, true, 1024 * k,
+				       first),
+	      "a buffer of the wanted size (or a want cut to it) stays");
+	CHECK(asmc_sndbuf_writable(false, false, 1) &&
+	      !asmc_sndbuf_writable(false, true, 0) &&
+	      !asmc_sndbuf_writable(false, false, 0),
+	      "not outgrown: writable when there is room");
+	CHECK(!asmc_sndbuf_writable(true, false, 12 * k) &&
+	      asmc_sndbuf_writable(true, true, first),
+	      "outgrown: writable only once empty, room or not");
+}
+
 static struct kunit_case cdc_wire_cases[] = {
 	KUNIT_CASE(test_codec),
 	KUNIT_CASE(test_cursors),
 	KUNIT_CASE(test_seq),
 	KUNIT_CASE(test_claim),
 	KUNIT_CASE(test_policy),
+	KUNIT_CASE(test_sndbuf_grow),
 	{}
 };
 WIRE_TEST_SUITE(cdc_wire, cdc_wire_cases);
