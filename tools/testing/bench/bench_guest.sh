@@ -193,12 +193,14 @@ wait_line() {
 unload_smc() {
 	local i
 	[ -d /sys/module/smc ] || return 0
-	echo 1 >"$SMC_DBG/flush_idle" 2>/dev/null
+	# (Linux's smc has no flush_idle; "2>" first, so that the failed
+	# ">" of the missing file is quiet too)
+	echo 1 2>/dev/null >"$SMC_DBG/flush_idle"
 	for i in $(seq 600); do
 		rmmod smc_diag 2>/dev/null
 		rmmod smc 2>/dev/null && return 0
 		[ -d /sys/module/smc ] || return 0
-		[ $((i % 20)) = 0 ] && echo 1 >"$SMC_DBG/flush_idle" 2>/dev/null
+		[ $((i % 20)) = 0 ] && echo 1 2>/dev/null >"$SMC_DBG/flush_idle"
 		sleep 0.1
 	done
 	echo "rmmod smc failed after 60 s" >&2

@@ -350,6 +350,82 @@ def build_rows(d):
     return rows
 
 
+def find_row(rows, test, phase="ours", unit=None, prefix=None):
+    for r in rows:
+        if r["tests"].get(phase) == test and (unit is None or
+                                              r["unit"] == unit) and \
+                (prefix is None or r["metric"].startswith(prefix)):
+            return r
+    return None
+
+
+def targets(rows):
+    """The goals of the benchmark issue, evaluated on this run's medians:
+    list of dict(target, value, goal, met) (met None when not measured)."""
+    out = []
+
+    def ratio_of(test, key, unit=None, prefix=None):
+        r = find_row(rows, test, unit=unit, prefix=prefix)
+        return r["ratios"].get(key) if r else None
+
+    def value_of(test, phase, unit=None, prefix=None):
+        r = find_row(rows, test, phase, unit, prefix)
+        return r["values"].get(phase) if r else None
+
+    def add(target, value, goal, higher=True, unit="x"):
+        met = None if value is None else \
+            (value >= goal if higher else value <= goal)
+        out.append({"target": target, "value": value, "goal": goal,
+                    "higher": higher, "unit": unit, "met": met})
+
+    # single stream with the default buffers (64 KiB, both modules' default)
+    add("single stream, default 64 KiB buffers: ours/raw RDMA >= 0.8",
+        ratio_of("stream.b65536", "ours/raw", "Mbit/s"), 0.8)
+    add("single stream, default 64 KiB buffers: ours/net-smc >= 1.4",
+        ratio_of("stream.b65536", "ours/net-smc", "Mbit/s"), 1.4)
+    eq = [ratio_of(r["tests"]["ours"], "ours/net-smc", "Mbit/s")
+          for r in rows if r["unit"] == "Mbit/s" and
+          str(r["tests"].get("ours", "")).startswith("stream.b")]
+    eq = [v for v in eq if v is not None]
+    add("single stream at equal buffer sizes: ours/net-smc >= 1.2 at every "
+        "size (the smallest ratio)", min(eq) if eq else None, 1.2)
+    for n in ("4", "16"):
+        add(f"{n} parallel streams: ours/raw RDMA >= 0.9",
+            ratio_of(f"stream.p{n}", "ours/raw", "Mbit/s"), 0.9)
+    add("64 B request/response p50: ours/net-smc <= 0.8",
+        ratio_of("rr.s64", "ours/net-smc", "us", "request/response 64 B, p50"),
+        0.8, higher=False)
+    add("64 B request/response p99: ours/net-smc <= 1.0",
+        ratio_of("rr.s64", "ours/net-smc", "us", "request/response 64 B, p99"),
+        1.0, higher=False)
+    add("connection setup, 16 clients: ours/net-smc >= 2",
+        ratio_of("crr.c16", "ours/net-smc", "conn/s"), 2.0)
+    c1, c16 = value_of("crr.c1", "ours", "conn/s"), \
+        value_of("crr.c16", "ours", "conn/s")
+    t1, t16 = value_of("crr.c1", "tcp", "conn/s"), \
+        value_of("crr.c16", "tcp", "conn/s")
+    tcp_scale = f" (TCP on the same guests: {t16 / t1:.2f}x)" \
+        if t1 and t16 else ""
+    add("connection setup, 16 clients vs 1: ours >= 3x our serial rate" +
+        tcp_scale, c16 / c1 if c1 and c16 else None, 3.0)
+    for who in ("client", "server"):
+        r = next((r for r in rows if r["metric"].startswith(
+            f"memory per idle connection, {who}")), None)
+        add(f"memory per idle connection ({who}): ours/net-smc <= 1.0",
+            r["ratios"].get("ours/net-smc") if r else None, 1.0,
+            higher=False)
+    return out
+
+
+def md_targets(tl):
+    out = ["| target | this run | met |", "|---|---:|:---:|"]
+    for t in tl:
+        v = "missing" if t["value"] is None else f"{t['value']:.2f}x"
+        m = "—" if t["met"] is None else ("yes" if t["met"] else "**no**")
+        out.append(f"| {t['target']} | {v} | {m} |")
+    return out
+
+
 def md_table(d, rows):
     head = ["metric", "unit"] + [PHASE_TITLE[p] for p in PHASES] + \
         ["ours/TCP", "ours/raw", "ours/net-smc"]
@@ -554,6 +630,7 @@ def main(argv):
         "unparsable_lines": bad,
         "harness": {"summary": harness_sum, "failures": harness_fail},
         "table": rows,
+        "targets": targets(rows),
         "records": {"guest0": [r for r in recs if r.get("guest", 0) == 0],
                     "guest1": [r for r in recs if r.get("guest") == 1]},
     }
@@ -597,6 +674,10 @@ def main(argv):
            "with a note below. TCG guests: use ratios, not absolutes.", ""]
     md += md_table(d, rows)
     md += ["", "![throughput and latency](throughput.png)", ""]
+    md += ["## Targets", "",
+           "The goals of the benchmark issue, from this run's medians "
+           "(why the missed ones are missed: [targets.md](targets.md)).", ""]
+    md += md_targets(result["targets"]) + [""]
     if perr:
         md += [f"(plot: {perr})", ""]
     notes = [(r["metric"], p, n) for r in rows for p, n in r["notes"].items()
