@@ -193,16 +193,6 @@ print(" ".join(out))
 PY
 }
 
-# smc_nap SECS: sleep without starting a process: read's timeout on a pipe
-# that never gets data (we hold its write end too). A guest waiting at a
-# barrier while the other one measures would otherwise fork and exec
-# "sleep" ten times a second on its single TCG vCPU.
-smc_nap() {
-	[ -n "${SMC_NAP_FD:-}" ] || exec {SMC_NAP_FD}<> <(:)
-	read -r -t "$1" -u "$SMC_NAP_FD" _ 2>/dev/null
-	return 0
-}
-
 # smc_barrier NAME [TIMEOUT [DIR]]: both guests of a pair reach NAME, through
 # marker files on the shared directory DIR (default /results), before either
 # goes on.
@@ -211,7 +201,7 @@ smc_barrier() {
 	touch "$dir/barrier.$name.${GUEST:-0}"
 	for i in $(seq $((t * 10))); do
 		[ -e "$dir/barrier.$name.$other" ] && return 0
-		smc_nap 0.1
+		sleep 0.1
 	done
 	echo "# barrier $name: no sign of guest $other after $t s"
 	return 1
