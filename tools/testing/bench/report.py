@@ -372,21 +372,21 @@ def targets(rows):
         r = find_row(rows, test, phase, unit, prefix)
         return r["values"].get(phase) if r else None
 
-    def add(target, value, goal, higher=True, unit="x"):
+    def add(target, value, goal, higher=True):
         met = None if value is None else \
             (value >= goal if higher else value <= goal)
         out.append({"target": target, "value": value, "goal": goal,
-                    "higher": higher, "unit": unit, "met": met})
+                    "higher": higher, "met": met})
 
     # single stream with the default buffers (64 KiB, both modules' default)
     add("single stream, default 64 KiB buffers: ours/raw RDMA >= 0.8",
         ratio_of("stream.b65536", "ours/raw", "Mbit/s"), 0.8)
     add("single stream, default 64 KiB buffers: ours/net-smc >= 1.4",
         ratio_of("stream.b65536", "ours/net-smc", "Mbit/s"), 1.4)
-    eq = [ratio_of(r["tests"]["ours"], "ours/net-smc", "Mbit/s")
-          for r in rows if r["unit"] == "Mbit/s" and
-          str(r["tests"].get("ours", "")).startswith("stream.b")]
-    eq = [v for v in eq if v is not None]
+    eq = [r["ratios"]["ours/net-smc"] for r in rows
+          if r["unit"] == "Mbit/s" and
+          str(r["tests"].get("ours", "")).startswith("stream.b") and
+          r["ratios"]["ours/net-smc"] is not None]
     add("single stream at equal buffer sizes: ours/net-smc >= 1.2 at every "
         "size (the smallest ratio)", min(eq) if eq else None, 1.2)
     for n in ("4", "16"):
@@ -672,7 +672,8 @@ def main(argv):
     md += ["", "Ratios are ours divided by the other: for ↑ metrics above 1 "
            "is better, for ↓ metrics below 1 is better. ⚠ marks a cell "
            "with a note below. TCG guests: use ratios, not absolutes.", ""]
-    md += md_table(d, rows)
+    table = md_table(d, rows)
+    md += table
     md += ["", "![throughput and latency](throughput.png)", ""]
     md += ["## Targets", "",
            "The goals of the benchmark issue, from this run's medians "
@@ -733,9 +734,8 @@ def main(argv):
         f.write("\n".join(md))
     if opts.get("readme"):
         readme_update(opts["readme"], outdir, date, envline,
-                      host.get("git", "?"), quick, rounds,
-                      md_table(d, rows))
-    print("\n".join(md_table(d, rows)))
+                      host.get("git", "?"), quick, rounds, table)
+    print("\n".join(table))
     if perr:
         print("report: " + perr, file=sys.stderr)
     return 0
