@@ -124,6 +124,24 @@ static bool asmc_rx_done(struct asmc_sock *smc)
 	       READ_ONCE(conn->peer_conn_flags);
 }
 
+/* The stream ended (asmc_rx_done) with nothing past @pos? CDCs are applied
+ * in softirq while we read: the peer's last bytes and its close can land
+ * between our look at rx_prod and our look at the close flags. Under the
+ * lock that applies them, a close is never seen without its data.
+ */
+static bool asmc_rx_eof(struct asmc_sock *smc, u64 pos)
+{
+	struct asmc_conn *conn = &smc->conn;
+	bool eof;
+
+	if (!asmc_rx_done(smc))
+		return false;
+	spin_lock_bh(&conn->lock);
+	eof = conn->rx_prod == pos;
+	spin_unlock_bh(&conn->lock);
+	return eof;
+}
+
 int asmc_rx_recvmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len,
 		    int flags)
 {
@@ -191,8 +209,10 @@ int asmc_rx_recvmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len,
 			rc = sock_error(sk);
 			break;
 		}
+		if (asmc_rx_eof(smc, pos))
+			break;
 		if (asmc_rx_done(smc))
-			break;		/* EOF */
+			continue;	/* data came with the close */
 		rc = asmc_wait_allowed(timeo);
 		if (rc)
 			break;
