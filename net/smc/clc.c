@@ -661,6 +661,8 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 		}
 		if (rc)
 			goto abort_detach;
+		/* its CLC message gave the peer the first RMB's rkey */
+		asmc_buf_rkey_first(ref.lgr, smc->conn.rmb);
 		asmc_lgr_setup_done(&ref, true);
 	}
 	kfree(buf);
@@ -828,6 +830,8 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 		}
 		if (rc)
 			goto abort_detach;
+		/* its CLC message gave the peer the first RMB's rkey */
+		asmc_buf_rkey_first(ref.lgr, smc->conn.rmb);
 		asmc_lgr_setup_done(&ref, true);
 	}
 	asmc_ibsel_put(&sel);

@@ -37,8 +37,9 @@ static void asmc_close_free(struct asmc_sock *smc)
 				  ASMC_CLOSE_DRAIN);
 	if (cancel_work_sync(&conn->tx_work))
 		sock_put(sk);
-	if (lnk && conn->rmb && READ_ONCE(lnk->state) == ASMC_LNK_ACTIVE)
-		asmc_llc_delete_rkey(lnk, conn->rmb);
+	/* the RMB goes back to the pool with its rkey still known to the
+	 * peer (no DELETE_RKEY): the next connection reuses it for free
+	 */
 	if (conn->lgr) {
 		if (!left || READ_ONCE(conn->tx_inflight)) {
 			/* could not confirm the buffer is idle: never reuse */

@@ -223,6 +223,66 @@ int asmc_buf_register(struct asmc_buf *buf, struct asmc_link *lnk)
 	return rc;
 }
 
+static void __asmc_buf_rkey_mark(struct asmc_lgr *lgr, struct asmc_buf *rmb)
+{
+	lockdep_assert_held(&lgr->mutex);
+	if (!rmb->rkey_known) {
+		rmb->rkey_known = true;
+		lgr->rkeys_known++;
+	}
+}
+
+/* The peer is about to learn @rmb's rkey (owned by the caller, not in the
+ * pool). A peer keeps ASMC_PEER_RKEYS_MAX of them per group, and we keep
+ * no more than the group's connection limit: past that, an idle RMB of
+ * the pool leaves it and is returned for the caller to send its
+ * DELETE_RKEY before the new rkey goes out, then to put it back. With at
+ * most that many connections, one of the known RMBs is always idle.
+ */
+struct asmc_buf *asmc_buf_rkey_known(struct asmc_lgr *lgr,
+				     struct asmc_buf *rmb)
+{
+	struct asmc_buf *idle = NULL, *b;
+	int i, most;
+
+	mutex_lock(&lgr->mutex);
+	most = min(lgr->max_conns, ASMC_PEER_RKEYS_MAX);
+	__asmc_buf_rkey_mark(lgr, rmb);
+	for (i = 0; i < ASMC_BUF_SIZES && !idle && lgr->rkeys_known > most;
+	     i++) {
+		list_for_each_entry(b, &lgr->free_rmbs[i], node) {
+			if (b->rkey_known) {
+				list_del_init(&b->node);
+				b->rkey_known = false;
+				lgr->rkeys_known--;
+				idle = b;
+				break;
+			}
+		}
+	}
+	mutex_unlock(&lgr->mutex);
+	return idle;
+}
+
+/* A new group's first RMB: its rkey went out in the CLC handshake. */
+void asmc_buf_rkey_first(struct asmc_lgr *lgr, struct asmc_buf *rmb)
+{
+	mutex_lock(&lgr->mutex);
+	__asmc_buf_rkey_mark(lgr, rmb);
+	mutex_unlock(&lgr->mutex);
+}
+
+/* The peer may not know @rmb's rkey after all (its CONFIRM_RKEY failed). */
+void asmc_buf_rkey_forget(struct asmc_lgr *lgr, struct asmc_buf *rmb)
+{
+	mutex_lock(&lgr->mutex);
+	if (rmb->rkey_known) {
+		rmb->rkey_known = false;
+		lgr->rkeys_known--;
+	}
+	mutex_unlock(&lgr->mutex);
+}
+
 /* ---- link groups ------------------------------------------------------ */
 
 static struct asmc_lgr *asmc_lgr_new(struct net *net, u8 role, u8 version,
@@ -677,7 +737,7 @@ void asmc_lgr_show(struct seq_file *m)
 
 	spin_lock_bh(&asmc_lgr_all_lock);
 	list_for_each_entry(lgr, &asmc_lgr_all, all_node)
-		seq_printf(m, "lgr %u role %s v%u conns %d refs %u%s%s%s link %s wr %u/%u\n",
+		seq_printf(m, "lgr %u role %s v%u conns %d refs %u%s%s%s link %s wr %u/%u rkeys %d\n",
 			   lgr->id, lgr->role == ASMC_ROLE_SERVER ? "server" :
 			   "client", lgr->smc_version, lgr->conns_num,
 			   kref_read(&lgr->ref), lgr->hashed ? " hashed" : "",
@@ -689,7 +749,9 @@ void asmc_lgr_show(struct seq_file *m)
 			   lgr->links[0]->state == ASMC_LNK_DOWN ? "down" :
 			   "setup",
 			   lgr->links[0] ? lgr->links[0]->tx_slots : 0,
-			   lgr->links[0] ? lgr->links[0]->rx_num : 0);
+			   lgr->links[0] ? lgr->links[0]->rx_num : 0,
+			   /* a glance for tests, lgr->mutex not taken */
+			   data_race(lgr->rkeys_known));
 	spin_unlock_bh(&asmc_lgr_all_lock);
 }
 

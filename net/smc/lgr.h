@@ -17,6 +17,8 @@
 
 #define ASMC_LINKS_MAX		1	/* ADD_LINK is rejected for now */
 #define ASMC_CONNS_PER_LGR	255	/* most; net.smc.smcr_max_conns_per_lgr */
+/* rkeys of our RMBs a peer keeps per link group (one per connection) */
+#define ASMC_PEER_RKEYS_MAX	ASMC_CONNS_PER_LGR
 #define ASMC_WR_TX_SLOTS	16	/* default control sends in flight */
 #define ASMC_WR_RX_BUFS		48	/* default receives posted per link */
 #define ASMC_WR_MSG_LEN		44	/* LLC/CDC message */
@@ -161,6 +163,13 @@ struct asmc_buf {
 	struct ib_mr		*mr[ASMC_LINKS_MAX];
 	bool			regd[ASMC_LINKS_MAX];
 	u64			dma_addr;
+	/* RMB: the peer holds our rkey (announced by a CLC message or by
+	 * CONFIRM_RKEY, no DELETE_RKEY since); kept while the buffer rests
+	 * in the pool, so that reusing it costs no LLC round trip. Changed
+	 * by the connection that owns the buffer, or under lgr->mutex while
+	 * it is in the pool.
+	 */
+	bool			rkey_known;
 };
 
 /* A link group. Found through a hash bucket (per peer) whose mutex
@@ -203,6 +212,7 @@ struct asmc_lgr {
 						 * usable
 						 */
 	struct list_head	bufs;		/* every buffer of the group */
+	int			rkeys_known;	/* RMBs with rkey_known */
 	struct list_head	free_rmbs[ASMC_BUF_SIZES];
 	struct list_head	free_sndbufs[ASMC_BUF_SIZES];
 	struct delayed_work	free_work;	/* idle link group */
@@ -245,6 +255,10 @@ struct asmc_buf *asmc_buf_get(struct asmc_lgr *lgr, bool rmb, u32 want,
 			      bool *reused);
 void asmc_buf_put(struct asmc_lgr *lgr, struct asmc_buf *buf);
 int asmc_buf_register(struct asmc_buf *buf, struct asmc_link *lnk);
+struct asmc_buf *asmc_buf_rkey_known(struct asmc_lgr *lgr,
+				     struct asmc_buf *rmb);
+void asmc_buf_rkey_forget(struct asmc_lgr *lgr, struct asmc_buf *rmb);
+void asmc_buf_rkey_first(struct asmc_lgr *lgr, struct asmc_buf *rmb);
 
 /* wr.c: the QP and its control traffic */
 int asmc_link_create(struct asmc_link *lnk, struct asmc_ibsel *sel,

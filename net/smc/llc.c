@@ -200,8 +200,26 @@ int asmc_llc_client_confirm_link(struct asmc_link *lnk, struct asmc_buf *rmb)
 	return 0;
 }
 
-/* Announce a newly registered RMB on a group that is already up. */
-int asmc_llc_confirm_rkey(struct asmc_link *lnk, struct asmc_buf *rmb)
+/* The peer may forget an idle RMB's rkey (to make room for a new one).
+ * The answer is not awaited: the peer handles requests in order, so a
+ * later CONFIRM_RKEY of the same RMB comes after.
+ */
+static void asmc_llc_delete_rkey(struct asmc_link *lnk, struct asmc_buf *rmb)
+{
+	struct asmc_llc_msg req = {};
+
+	if (READ_ONCE(lnk->state) != ASMC_LNK_ACTIVE || !rmb->mr[0])
+		return;
+	req.type = ASMC_LLC_DELETE_RKEY;
+	req.delete_rkey.n_rkeys = 1;
+	req.delete_rkey.rkeys[0] = rmb->mr[0]->rkey;
+	if (!asmc_llc_send(lnk, &req, true))
+		asmc_stats_wire(lnk->lgr->net, ASMC_STAT_LLC_DELETE_RKEY, 1);
+}
+
+/* One CONFIRM_RKEY round trip for @rmb. */
+static int asmc_llc_confirm_rkey_req(struct asmc_link *lnk,
+				     struct asmc_buf *rmb)
 {
 	struct asmc_llc_msg req = {}, resp;
 	int rc;
@@ -239,21 +257,29 @@ int asmc_llc_confirm_rkey(struct asmc_link *lnk, struct asmc_buf *rmb)
 	return resp.flags & ASMC_LLC_FLAG_RKEY_NEG ? -EIO : 0;
 }
 
-/* The RMB is free again: the peer may forget its rkey (best effort). The
- * answer is not awaited: a close must not hold a worker for a round trip
- * (hundreds closing at once starved the handshakes), and the peer handles
- * requests in order, so a later CONFIRM_RKEY of a reused RMB comes after.
+/* The peer must know @rmb's rkey (on a group that is already up) before a
+ * CLC message names it. An RMB reused from the pool is still known to it:
+ * nothing to send. A new one gets its CONFIRM_RKEY, preceded by the
+ * DELETE_RKEY of an idle one when the peer's table would overflow.
  */
-void asmc_llc_delete_rkey(struct asmc_link *lnk, struct asmc_buf *rmb)
+int asmc_llc_confirm_rkey(struct asmc_link *lnk, struct asmc_buf *rmb)
 {
-	struct asmc_llc_msg req = {};
+	struct asmc_lgr *lgr = lnk->lgr;
+	struct asmc_buf *idle;
+	int rc;
 
-	if (READ_ONCE(lnk->state) != ASMC_LNK_ACTIVE || !rmb->mr[0])
-		return;
-	req.type = ASMC_LLC_DELETE_RKEY;
-	req.delete_rkey.n_rkeys = 1;
-	req.delete_rkey.rkeys[0] = rmb->mr[0]->rkey;
-	asmc_llc_send(lnk, &req, true);
+	if (rmb->rkey_known)
+		return 0;
+	idle = asmc_buf_rkey_known(lgr, rmb);
+	if (idle) {
+		asmc_llc_delete_rkey(lnk, idle);
+		asmc_buf_put(lgr, idle);
+	}
+	asmc_stats_wire(lgr->net, ASMC_STAT_LLC_CONFIRM_RKEY, 1);
+	rc = asmc_llc_confirm_rkey_req(lnk, rmb);
+	if (rc)
+		asmc_buf_rkey_forget(lgr, rmb);
+	return rc;
 }
 
 /* Orderly end of the whole group (idle expiry). No answer is awaited. */

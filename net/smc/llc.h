@@ -19,7 +19,6 @@ int asmc_llc_server_confirm_link(struct asmc_link *lnk);
 int asmc_llc_client_confirm_link(struct asmc_link *lnk,
 				 struct asmc_buf *rmb);
 int asmc_llc_confirm_rkey(struct asmc_link *lnk, struct asmc_buf *rmb);
-void asmc_llc_delete_rkey(struct asmc_link *lnk, struct asmc_buf *rmb);
 void asmc_llc_send_delete_all(struct asmc_link *lnk, u32 reason);
 
 #endif /* ASMC_LLC_H */

@@ -117,5 +117,8 @@ void asmc_stats_show(struct seq_file *m, struct asmc_stats *st)
 		   r->wire[ASMC_STAT_CDC_TX_CTRL],
 		   r->wire[ASMC_STAT_RDMA_WRITE], r->wire[ASMC_STAT_CDC_RX],
 		   r->wire[ASMC_STAT_TX_NOSLOT]);
+	seq_printf(m, "smcr_llc confirm_rkey %llu delete_rkey %llu\n",
+		   r->wire[ASMC_STAT_LLC_CONFIRM_RKEY],
+		   r->wire[ASMC_STAT_LLC_DELETE_RKEY]);
 	kfree(snap);
 }

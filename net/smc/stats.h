@@ -79,7 +79,9 @@ enum asmc_stat_rmb {
 /* Messages of the SMC-R data path (debugfs only, no netlink attribute):
  * CDCs sent after RDMA WRITEs of data, CDCs without data (cursor updates,
  * connection flags), the RDMA WRITEs, CDCs received, and pushes that found
- * every send slot of the link busy. What a byte costs on the wire.
+ * every send slot of the link busy. What a byte costs on the wire. Then
+ * what a connection costs: the LLC CONFIRM_RKEY and DELETE_RKEY requests
+ * we sent.
  */
 enum asmc_stat_wire {
 	ASMC_STAT_CDC_TX_DATA,
@@ -87,6 +89,8 @@ enum asmc_stat_wire {
 	ASMC_STAT_RDMA_WRITE,
 	ASMC_STAT_CDC_RX,
 	ASMC_STAT_TX_NOSLOT,
+	ASMC_STAT_LLC_CONFIRM_RKEY,
+	ASMC_STAT_LLC_DELETE_RKEY,
 	ASMC_STAT_WIRE_MAX
 };
 

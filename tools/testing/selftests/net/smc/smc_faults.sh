@@ -135,9 +135,11 @@ done
 
 # 3. a lost LLC request: the next connection's CONFIRM_RKEY gets no
 # answer; after 5 s that handshake falls back to TCP (0x09990001), its data
-# still arrives, and the connection after it uses SMC-R again
+# still arrives, and the connection after it uses SMC-R again. A pooled RMB
+# is reused without CONFIRM_RKEY: the connections under the fault want
+# RMBs of a size the group has none of (net.smc.rmem), so new ones.
 xfer warm 1 1K
-# its closes (and their DELETE_RKEYs) done before the fault is armed
+# its closes done before the fault is armed
 for i in $(seq 100); do
 	[ "$(smc_obj_live conn)" = 0 ] && break
 	sleep 0.1
@@ -145,9 +147,12 @@ done
 sleep 0.5
 i0=$(injected llc)
 fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
+rmem0=$(cat /proc/sys/net/smc/rmem)
+echo 262144 >/proc/sys/net/smc/rmem
 fault_on llc 1 1
 xfer llc 2 64K
 fault_off
+echo "$rmem0" >/proc/sys/net/smc/rmem
 n=$(( $(injected llc) - i0 ))
 fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
 if [ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n = 1 ] && [ $fb -ge 1 ]; then

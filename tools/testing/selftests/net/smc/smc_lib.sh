@@ -100,16 +100,24 @@ smc_stat() {
 	awk -v k="$1" '$1 == k { print $2 }' "$SMC_DBG/stats"
 }
 
-# smc_wire KEY...: data path message counters of the smcr_wire line of
-# debugfs stats (cdc_tx_data, cdc_tx_ctrl, rdma_writes, cdc_rx, tx_noslot),
-# on one line in the order asked, from one read of the file
-smc_wire() {
-	awk -v keys="$*" '$1 == "smcr_wire" {
+# smc_counters LINE KEY...: counters of one "LINE key value key value ..."
+# line of debugfs stats, on one line in the order asked, from one read
+smc_counters() {
+	local line=$1
+	shift
+	awk -v line="$line" -v keys="$*" '$1 == line {
 		for (i = 2; i < NF; i += 2) v[$i] = $(i + 1)
 		n = split(keys, k, " ")
 		for (j = 1; j <= n; j++) printf "%s%s", v[k[j]], j < n ? " " : "\n"
 	}' "$SMC_DBG/stats"
 }
+
+# smc_wire KEY...: data path message counters (smcr_wire: cdc_tx_data,
+# cdc_tx_ctrl, rdma_writes, cdc_rx, tx_noslot)
+smc_wire() { smc_counters smcr_wire "$@"; }
+
+# smc_llc KEY...: LLC requests we sent (smcr_llc: confirm_rkey, delete_rkey)
+smc_llc() { smc_counters smcr_llc "$@"; }
 
 # smc_lgrs_all PATTERN: the SMC-R link group dump (smc_nl.py lgr-smcr) goes
 # to the TAP diagnostics; true when there is a group and every one matches

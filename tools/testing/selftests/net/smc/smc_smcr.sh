@@ -90,6 +90,8 @@ else
 	while read -r name port bytes conns copt sopt; do
 		[ "$copt" = - ] && copt=
 		lgr0=$(smc_obj_created lgr)
+		buf0=$(smc_obj_created buf)
+		read -r crk0 drk0 <<<"$(smc_llc confirm_rkey delete_rkey)"
 		tap_check "$name: $conns x $bytes each way, verified" \
 			"$SMC_XFER" -q -f smc -p "$port" -n "$bytes" \
 			-c "$conns" -t "$CLIENT_T" $copt "$PEER"
@@ -97,6 +99,14 @@ else
 			[ "$(smc_obj_created lgr)" = "$lgr0" ] &&
 				tap_ok "seq_100: all reused the existing link group" ||
 				tap_fail "seq_100: all reused the existing link group"
+			# an RMB reused from the pool is still known to the
+			# peer: CONFIRM_RKEY only for new ones, no DELETE_RKEY
+			read -r crk drk <<<"$(smc_llc confirm_rkey delete_rkey)"
+			crk=$((crk - crk0)) drk=$((drk - drk0))
+			bufs=$(( $(smc_obj_created buf) - buf0 ))
+			[ "$crk" -le "$bufs" ] && [ "$drk" = 0 ] &&
+				tap_ok "seq_100: $crk CONFIRM_RKEY for $bufs new buffers, no DELETE_RKEY" ||
+				tap_fail "seq_100: CONFIRM_RKEY only for new RMBs, no DELETE_RKEY (got $crk for $bufs new buffers, $drk DELETE_RKEY)"
 		fi
 	done <<<"$CASES"
 	smc_barrier clients 60

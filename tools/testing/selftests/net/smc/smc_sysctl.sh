@@ -275,7 +275,7 @@ else
 	[ "$n" = 2 ]
 	check "wmem 32768, rmem 131072: both ends got a 32 KiB send buffer and a 128 KiB RMB" \
 		$? "$socks"
-	n=$(grep -c ' link active wr 2048/1024$' <<<"$lgrs")
+	n=$(grep -c ' link active wr 2048/1024 ' <<<"$lgrs")
 	[ "$n" = 2 ]
 	check "smcr_max_send_wr 2048, smcr_max_recv_wr 1024: both links sized so" \
 		$? "$lgrs"
@@ -349,6 +349,48 @@ PY
 	[ "$sconns" = "1 16" ] && [ "$cconns" = "1 16" ]
 	check "smcr_max_conns_per_lgr 16: 16 + 1 connections in two link groups per side" \
 		$? "$lgrs"
+	restore_defaults
+
+	# rkeys: an RMB back in the pool stays known to the peer (reuse costs
+	# no CONFIRM_RKEY), but a group keeps no more known rkeys than its
+	# connection limit: a new RMB past it first deletes an idle one's.
+	# Round A: 16 connections at once with 16 KiB RMBs; B: 16 with
+	# 64 KiB RMBs (new ones: 16 CONFIRM_RKEY and 16 DELETE_RKEY of A's,
+	# per side); C: 16 KiB again (A's RMBs, no longer known: the same).
+	no_lgrs
+	check "no link group left before the rkey test" $?
+	echo 16 > $D/smcr_max_conns_per_lgr
+	rk_round() { # RMEM PORT: 16 connections held open together
+		local spid rc
+		echo "$1" > $D/rmem
+		"$SMC_XFER" -s -q -P -p "$2" -c 16 -t 90 >"$TMP/rk_srv" 2>&1 &
+		spid=$!
+		smc_wait_port "$2" 10
+		"$SMC_XFER" -q -P -p "$2" -n 64K -c 16 -H 6 -t 60 "$ADDR" \
+			>"$TMP/rk_cli" 2>&1
+		rc=$?
+		wait $spid || rc=1
+		return $rc
+	}
+	rk_keys() { awk '$1 == "lgr" { print $4, $NF }' "$SMC_DBG/lgrs" | sort | xargs; }
+	for r in "A 16384 20505" "B 65536 20506" "C 16384 20507"; do
+		set -- $r
+		read -r crk0 drk0 <<<"$(smc_llc confirm_rkey delete_rkey)"
+		rk_round "$2" "$3"
+		check "rkeys $1: 16 connections at once, RMBs of $2 bytes, data verified" \
+			$? "$(cat "$TMP/rk_cli" "$TMP/rk_srv")"
+		read -r crk drk <<<"$(smc_llc confirm_rkey delete_rkey)"
+		crk=$((crk - crk0)) drk=$((drk - drk0))
+		keys=$(rk_keys)
+		case $1 in
+		A) want_c=30 want_d=0 ;;	# 15 per side: the first went by CLC
+		*) want_c=32 want_d=32 ;;
+		esac
+		[ "$keys" = "client 16 server 16" ] &&
+			[ "$crk" = "$want_c" ] && [ "$drk" = "$want_d" ]
+		check "rkeys $1: 16 known per group, $crk CONFIRM_RKEY, $drk DELETE_RKEY" \
+			$? "groups: $keys; want CONFIRM_RKEY $want_c, DELETE_RKEY $want_d"
+	done
 	restore_defaults
 
 	# handshake limitation: a listener with backlog 0 counts as congested
