@@ -85,11 +85,7 @@ echo "# bench guest $guest, mode $mode, kernel $(uname -r), quick=$QUICK, T=$T s
 [ "$mode" = pair ] || { echo "usage: $0 pair N" >&2; exit 2; }
 # ports per round: sockets BASE + (ROUND - 1) * 20 (a phase has at most 13
 # tests), raw 18600 + (ROUND - 1) * 10 (at most 6); the socket phases' bases
-# are 1000 apart, so 50 rounds fit
-case $ROUNDS in
-''|*[!0-9]*|0*) tap_fail "BENCH_ROUNDS=$ROUNDS: not a positive number"; exit 1 ;;
-esac
-[ "$ROUNDS" -le 50 ] || { tap_fail "BENCH_ROUNDS=$ROUNDS: at most 50 (ports)"; exit 1; }
+# are 1000 apart, so 50 rounds fit (run-bench.sh checks BENCH_ROUNDS)
 
 cleanup() {
 	jobs -p | xargs -r kill 2>/dev/null
@@ -172,7 +168,7 @@ stop_pid() {
 	kill -TERM "$1" 2>/dev/null
 	for i in $(seq 50); do
 		kill -0 "$1" 2>/dev/null || break
-		sleep 0.1
+		smc_nap 0.1
 	done
 	kill -KILL "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
@@ -183,45 +179,28 @@ wait_line() {
 	local i
 	for i in $(seq $(($3 * 10))); do
 		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
+		smc_nap 0.1
 	done
 	return 1
 }
 
 # ------------------------------------------------------------- modules
 
-unload_smc() {
-	local i
-	[ -d /sys/module/smc ] || return 0
-	# (Linux's smc has no flush_idle; "2>" first, so that the failed
-	# ">" of the missing file is quiet too)
-	echo 1 2>/dev/null >"$SMC_DBG/flush_idle"
-	for i in $(seq 600); do
-		rmmod smc_diag 2>/dev/null
-		rmmod smc 2>/dev/null && return 0
-		[ -d /sys/module/smc ] || return 0
-		[ $((i % 20)) = 0 ] && echo 1 2>/dev/null >"$SMC_DBG/flush_idle"
-		sleep 0.1
-	done
-	echo "rmmod smc failed after 60 s" >&2
-	return 1
-}
-
 # prints a reason and fails when the phase's module cannot be set up
 setup_module() { # ours|intree|none
 	case $1 in
 	none)
 		[ -d /sys/module/smc ] || return 0
-		unload_smc 2>&1 || return 1
+		smc_unload_any 2>&1 || return 1
 		;;
 	ours)
-		smc_is_ours_loaded || { unload_smc && smc_load; } 2>&1 ||
+		smc_is_ours_loaded || { smc_unload_any && smc_load; } 2>&1 ||
 			{ echo "cannot load $SMC_KO"; return 1; }
 		$NL ueid-add "$EID" >/dev/null 2>&1 || { echo "ueid-add $EID failed"; return 1; }
 		;;
 	intree)
 		[ -f "$INTREE/smc.ko" ] || { echo "in-tree smc not built ($INTREE)"; return 1; }
-		unload_smc 2>&1 || return 1
+		smc_unload_any 2>&1 || return 1
 		modprobe -q ib_core 2>/dev/null
 		insmod "$INTREE/smc.ko" 2>&1 || { echo "insmod $INTREE/smc.ko failed"; return 1; }
 		$NL pnet-add "$PNET" eth0 rxe0 1 >/dev/null 2>&1 || { echo "pnet-add failed"; return 1; }
@@ -541,7 +520,7 @@ for ROUND in $(seq "$ROUNDS"); do
 		bench_barrier "$phase.end" 600
 		if [ "$phase" = ours ] && smc_is_ours_loaded; then
 			echo "# ours after the phase (round $ROUND):"
-			grep -E '^(fallback|conn|lgr|link)' "$SMC_DBG/stats" 2>/dev/null | head -n 20 | tap_diag
+			grep -E '^(fallback|hs_err|smcr_conn|smcr_wire|smcr_llc)' "$SMC_DBG/stats" 2>/dev/null | head -n 20 | tap_diag
 		fi
 	done
 done

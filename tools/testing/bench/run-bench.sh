@@ -41,6 +41,7 @@ case $rounds in
 ''|*[!0-9]*|0*) log "BENCH_ROUNDS=$rounds: not a positive number"; exit 1 ;;
 esac
 [ "$rounds" -le 50 ] || { log "BENCH_ROUNDS=$rounds: at most 50"; exit 1; }
+export BENCH_ROUNDS=$rounds
 
 if [ -z "${KVER:-}" ]; then
 	KVER=$(for v in $(ls -1 /lib/modules 2>/dev/null); do

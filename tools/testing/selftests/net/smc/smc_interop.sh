@@ -28,20 +28,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-unload_smc() {
-	local i
-	echo 1 2>/dev/null >"$SMC_DBG/flush_idle"	# none with Linux's smc
-	for i in $(seq 400); do
-		rmmod smc_diag 2>/dev/null
-		rmmod smc 2>/dev/null && return 0
-		[ -d /sys/module/smc ] || return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 use_intree() {
-	unload_smc || return 1
+	smc_unload_any 40 || return 1
 	insmod "$INTREE/smc.ko" || return 1
 	python3 "$SMC_TESTDIR/smc_nl.py" pnet-add PNETIOP eth0 rxe0 1 &&
 	python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID"
@@ -49,7 +37,7 @@ use_intree() {
 
 use_ours() {
 	smc_is_ours_loaded && return 0
-	unload_smc || return 1
+	smc_unload_any 40 || return 1
 	insmod "$SMC_KO" && python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID"
 }
 

@@ -67,6 +67,25 @@ smc_unload() {
 	rmmod smc
 }
 
+# smc_unload_any [SECS]: unload whichever smc module is loaded (ours or
+# Linux's, with smc_diag), retrying while closing sockets still hold it;
+# idle link groups of ours are freed first and every 2 s (Linux's smc has
+# no flush_idle: "2>" comes first so the failed ">" is quiet too).
+smc_unload_any() {
+	local i
+	[ -d /sys/module/smc ] || return 0
+	echo 1 2>/dev/null >"$SMC_DBG/flush_idle"
+	for i in $(seq $((${1:-60} * 10))); do
+		rmmod smc_diag 2>/dev/null
+		rmmod smc 2>/dev/null && return 0
+		[ -d /sys/module/smc ] || return 0
+		[ $((i % 20)) = 0 ] && echo 1 2>/dev/null >"$SMC_DBG/flush_idle"
+		smc_nap 0.1
+	done
+	echo "rmmod smc failed after ${1:-60} s" >&2
+	return 1
+}
+
 # smc_obj_live TYPE: live count of one object type ("sock", "clcsock", ...)
 smc_obj_live() {
 	awk -v t="$1" '$1 == t { print $7 }' "$SMC_DBG/objects"
@@ -193,6 +212,29 @@ print(" ".join(out))
 PY
 }
 
+# smc_nap SECS: sleep without starting a process, by read's timeout on a
+# FIFO of our own that nobody writes (opened read-write, so the open does
+# not block and no writer ever closes). A guest waiting at a barrier while
+# the other one measures would otherwise fork and exec "sleep" ten times a
+# second on its single TCG vCPU. Anything but a timeout (no FIFO, a read
+# that returns at once) falls back to sleep: a nap never spins.
+smc_nap() {
+	local f
+	if [ -z "${SMC_NAP_FD:-}" ]; then
+		SMC_NAP_FD=none
+		f=/tmp/smc_nap.$$.$RANDOM
+		if mkfifo -m 600 "$f" 2>/dev/null; then
+			exec {SMC_NAP_FD}<>"$f" || SMC_NAP_FD=none
+			rm -f "$f"
+		fi
+	fi
+	if [ "$SMC_NAP_FD" != none ]; then
+		read -r -t "$1" -u "$SMC_NAP_FD" _ 2>/dev/null
+		[ $? -gt 128 ] && return 0
+	fi
+	sleep "$1"
+}
+
 # smc_barrier NAME [TIMEOUT [DIR]]: both guests of a pair reach NAME, through
 # marker files on the shared directory DIR (default /results), before either
 # goes on.
@@ -201,7 +243,7 @@ smc_barrier() {
 	touch "$dir/barrier.$name.${GUEST:-0}"
 	for i in $(seq $((t * 10))); do
 		[ -e "$dir/barrier.$name.$other" ] && return 0
-		sleep 0.1
+		smc_nap 0.1
 	done
 	echo "# barrier $name: no sign of guest $other after $t s"
 	return 1
