@@ -633,19 +633,28 @@ void asmc_lgr_setup_done(struct asmc_lgr_ref *ref, bool ok)
 {
 	struct asmc_lgr *lgr = ref->lgr;
 	struct asmc_lgr_bucket *b;
+	bool put = false;
 
 	if (!ref->first_contact || !lgr)
 		return;
 	b = asmc_lgr_bucket(lgr->peer_id, lgr->role);
 	lockdep_assert_held(&b->mutex);
 	if (!ok) {
+		/* nothing will reuse it: free it now, not after the idle
+		 * delay its last connection's leaving queued. The reference
+		 * taken here becomes the work's if none was queued.
+		 */
+		kref_get(&lgr->ref);
 		mutex_lock(&lgr->mutex);
 		lgr->terminating = true;
 		mutex_unlock(&lgr->mutex);
 		asmc_lgr_unhash(lgr);
+		put = mod_delayed_work(asmc_wq, &lgr->free_work, 0);
 	}
 	mutex_unlock(&b->mutex);
 	ref->first_contact = false;
+	if (put)	/* the queued work had a reference of its own */
+		asmc_lgr_put(lgr);
 }
 
 /* Abort every connection, take the group out of the hash, free it when
