@@ -36,6 +36,11 @@ step() {
 	124|137) tap_fail "$name timed out after ${tmo}s" ;;
 	*) echo "# $name exited with $rc" ;;
 	esac
+	# the first failure of a guest says what state it left
+	if [ "$rc" != 0 ] && [ "$rc" != "$KSFT_SKIP" ] && [ -z "$dumped" ]; then
+		dumped=1
+		smc_dump_state
+	fi
 }
 
 if smc_load; then

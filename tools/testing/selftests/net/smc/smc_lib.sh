@@ -235,6 +235,25 @@ smc_nap() {
 	sleep "$1"
 }
 
+# smc_dump_state: what a failed scenario leaves behind, as TAP diagnostics:
+# our link groups and counters, the RDMA devices' error counters, their
+# QPs, and the kernel log's tail.
+smc_dump_state() {
+	local d
+	{
+		echo "state after the failure:"
+		[ -r "$SMC_DBG/lgrs" ] && cat "$SMC_DBG/lgrs"
+		[ -r "$SMC_DBG/stats" ] && grep -E '^(fallback|hs_err|smcr_wire|smcr_llc)' "$SMC_DBG/stats"
+		for d in /sys/class/infiniband/*/ports/1/hw_counters; do
+			[ -d "$d" ] || continue
+			echo "${d#/sys/class/infiniband/}: $(grep -H . "$d"/* 2>/dev/null |
+				sed 's|.*/||' | grep -v ':0$' | tr '\n' ' ')"
+		done
+		rdma res show qp 2>/dev/null | head -n 20
+		dmesg 2>/dev/null | grep -v "speed is unknown" | tail -n 30
+	} | tap_diag
+}
+
 # smc_barrier NAME [TIMEOUT [DIR]]: both guests of a pair reach NAME, through
 # marker files on the shared directory DIR (default /results), before either
 # goes on.
