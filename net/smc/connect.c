@@ -26,7 +26,7 @@ static int asmc_connect_wake(struct wait_queue_entry *wait, unsigned int mode,
 	if (READ_ONCE(smc->clcsock->sk->sk_state) == TCP_SYN_SENT)
 		return 0;
 	sock_hold(&smc->sk);
-	if (!queue_work(asmc_wq, &smc->hs_work))
+	if (!queue_work(asmc_hs_wq, &smc->hs_work))
 		sock_put(&smc->sk);
 	return 0;
 }
@@ -217,7 +217,7 @@ int asmc_connect(struct socket *sock, struct sockaddr *addr, int alen,
 		/* TCP may have finished before the watch could fire */
 		if (READ_ONCE(clcsock->sk->sk_state) != TCP_SYN_SENT) {
 			sock_hold(sk);
-			if (!queue_work(asmc_wq, &smc->hs_work))
+			if (!queue_work(asmc_hs_wq, &smc->hs_work))
 				sock_put(sk);
 		}
 		if (flags & O_NONBLOCK) {

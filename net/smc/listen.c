@@ -32,7 +32,7 @@ static bool asmc_listen_hs_congested(const struct sock *clcsk)
 	lsmc = __rcu_dereference_sk_user_data_with_flags(clcsk,
 							 SK_USER_DATA_NOCOPY);
 	if (lsmc)
-		congested = workqueue_congested(WORK_CPU_UNBOUND, asmc_wq) ||
+		congested = workqueue_congested(WORK_CPU_UNBOUND, asmc_hs_wq) ||
 			    data_race(lsmc->hs_pending) >=
 			    READ_ONCE(lsmc->sk.sk_max_ack_backlog);
 	rcu_read_unlock();
@@ -292,7 +292,7 @@ static void asmc_listen_new_child(struct asmc_sock *lsmc,
 	child->listener = lsmc;
 	INIT_WORK(&child->hs_work, asmc_listen_hs_work);
 	asmc_obj_created(ASMC_OBJ_WORK, &child->hs_work);
-	queue_work(asmc_wq, &child->hs_work);
+	queue_work(asmc_hs_wq, &child->hs_work);
 }
 
 void asmc_accept_work(struct work_struct *work)

@@ -32,6 +32,7 @@
 
 struct workqueue_struct *asmc_wq;
 struct workqueue_struct *asmc_llc_wq;
+struct workqueue_struct *asmc_hs_wq;
 
 /* Every asmc_sock of every namespace, for debugfs and smc_diag. */
 LIST_HEAD(asmc_all_socks);
@@ -776,7 +777,20 @@ int asmc_socket_init(void)
 	 */
 	asmc_llc_wq = alloc_workqueue("smc_llc_wq", WQ_UNBOUND | WQ_HIGHPRI |
 				      WQ_MEM_RECLAIM, 0);
-	if (!asmc_llc_wq) {
+	/* Handshakes sleep for seconds (CLC and LLC answers, each with its
+	 * timeout). Not on a reclaim workqueue: when new workers come slowly,
+	 * its rescuer runs the pending items one after the other, and an
+	 * accept or a close would wait behind a sleeping handshake (seen as
+	 * the second of two first connections of a fresh guest not accepted
+	 * until its client gave up). Without a rescuer a handshake waits for
+	 * a worker of its own.
+	 */
+	asmc_hs_wq = alloc_workqueue("smc_hs_wq", WQ_UNBOUND, 0);
+	if (!asmc_llc_wq || !asmc_hs_wq) {
+		if (asmc_hs_wq)
+			destroy_workqueue(asmc_hs_wq);
+		if (asmc_llc_wq)
+			destroy_workqueue(asmc_llc_wq);
 		destroy_workqueue(asmc_wq);
 		return -ENOMEM;
 	}
@@ -785,6 +799,7 @@ int asmc_socket_init(void)
 
 void asmc_socket_exit(void)
 {
+	destroy_workqueue(asmc_hs_wq);
 	destroy_workqueue(asmc_llc_wq);
 	destroy_workqueue(asmc_wq);
 }

@@ -142,6 +142,7 @@ extern struct proto asmc_proto6;
 extern const struct net_proto_family asmc_family_ops;
 extern struct workqueue_struct *asmc_wq;
 extern struct workqueue_struct *asmc_llc_wq;	/* LLC requests of the peer */
+extern struct workqueue_struct *asmc_hs_wq;	/* CLC handshakes */
 
 struct asmc_sock *asmc_sock_alloc(struct net *net, struct socket *sock,
 				  int protocol, struct socket *clcsock);
