@@ -124,22 +124,19 @@ static bool asmc_rx_done(struct asmc_sock *smc)
 	       READ_ONCE(conn->peer_conn_flags);
 }
 
-/* The stream ended (asmc_rx_done) with nothing past @pos? CDCs are applied
- * in softirq while we read: the peer's last bytes and its close can land
- * between our look at rx_prod and our look at the close flags. Under the
- * lock that applies them, a close is never seen without its data.
+/* Did data past @pos arrive? Asked once the stream has ended: CDCs are
+ * applied in softirq while we read, so the peer's last bytes and its close
+ * can land between our look at rx_prod and our look at the close flags.
+ * Under the lock that applies them, a close is never seen without its data.
  */
-static bool asmc_rx_eof(struct asmc_sock *smc, u64 pos)
+static bool asmc_rx_arrived(struct asmc_conn *conn, u64 pos)
 {
-	struct asmc_conn *conn = &smc->conn;
-	bool eof;
+	bool more;
 
-	if (!asmc_rx_done(smc))
-		return false;
 	spin_lock_bh(&conn->lock);
-	eof = conn->rx_prod == pos;
+	more = conn->rx_prod != pos;
 	spin_unlock_bh(&conn->lock);
-	return eof;
+	return more;
 }
 
 int asmc_rx_recvmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len,
@@ -209,10 +206,11 @@ int asmc_rx_recvmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len,
 			rc = sock_error(sk);
 			break;
 		}
-		if (asmc_rx_eof(smc, pos))
-			break;
-		if (asmc_rx_done(smc))
-			continue;	/* data came with the close */
+		if (asmc_rx_done(smc)) {
+			if (asmc_rx_arrived(conn, pos))
+				continue;	/* it came with the close */
+			break;		/* EOF */
+		}
 		rc = asmc_wait_allowed(timeo);
 		if (rc)
 			break;

@@ -777,6 +777,8 @@ int asmc_socket_init(void)
 	 */
 	asmc_llc_wq = alloc_workqueue("smc_llc_wq", WQ_UNBOUND | WQ_HIGHPRI |
 				      WQ_MEM_RECLAIM, 0);
+	if (!asmc_llc_wq)
+		goto err_llc;
 	/* Handshakes sleep for seconds (CLC and LLC answers, each with its
 	 * timeout). Not on a reclaim workqueue: when new workers come slowly,
 	 * its rescuer runs the pending items one after the other, and an
@@ -786,15 +788,15 @@ int asmc_socket_init(void)
 	 * a worker of its own.
 	 */
 	asmc_hs_wq = alloc_workqueue("smc_hs_wq", WQ_UNBOUND, 0);
-	if (!asmc_llc_wq || !asmc_hs_wq) {
-		if (asmc_hs_wq)
-			destroy_workqueue(asmc_hs_wq);
-		if (asmc_llc_wq)
-			destroy_workqueue(asmc_llc_wq);
-		destroy_workqueue(asmc_wq);
-		return -ENOMEM;
-	}
+	if (!asmc_hs_wq)
+		goto err_hs;
 	return 0;
+
+err_hs:
+	destroy_workqueue(asmc_llc_wq);
+err_llc:
+	destroy_workqueue(asmc_wq);
+	return -ENOMEM;
 }
 
 void asmc_socket_exit(void)
