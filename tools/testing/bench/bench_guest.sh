@@ -520,7 +520,7 @@ for ROUND in $(seq "$ROUNDS"); do
 		bench_barrier "$phase.end" 600
 		if [ "$phase" = ours ] && smc_is_ours_loaded; then
 			echo "# ours after the phase (round $ROUND):"
-			grep -E '^(fallback|hs_err|smcr_conn|smcr_wire|smcr_llc)' "$SMC_DBG/stats" 2>/dev/null | head -n 20 | tap_diag
+			smc_stats_brief | head -n 20 | tap_diag
 		fi
 	done
 done

@@ -235,6 +235,13 @@ smc_nap() {
 	sleep "$1"
 }
 
+# smc_stats_brief: the lines of our counters that tell what went wrong or
+# what ran: fallbacks and their reasons, handshake errors, SMC-R
+# connections, wire messages, LLC requests
+smc_stats_brief() {
+	grep -E '^(fallback|hs_err|smcr_conn|smcr_wire|smcr_llc)' "$SMC_DBG/stats" 2>/dev/null
+}
+
 # smc_dump_state: what a failed scenario leaves behind, as TAP diagnostics:
 # our link groups and counters, the RDMA devices' error counters, their
 # QPs, and the kernel log's tail.
@@ -243,7 +250,7 @@ smc_dump_state() {
 	{
 		echo "state after the failure:"
 		[ -r "$SMC_DBG/lgrs" ] && cat "$SMC_DBG/lgrs"
-		[ -r "$SMC_DBG/stats" ] && grep -E '^(fallback|hs_err|smcr_wire|smcr_llc)' "$SMC_DBG/stats"
+		smc_stats_brief
 		for d in /sys/class/infiniband/*/ports/1/hw_counters; do
 			[ -d "$d" ] || continue
 			echo "${d#/sys/class/infiniband/}: $(grep -H . "$d"/* 2>/dev/null |

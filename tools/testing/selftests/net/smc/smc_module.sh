@@ -122,7 +122,7 @@ for i in $(seq 1 "$CYCLES"); do
 	wait "$spid" || {
 		echo "# cycle $i: transfer failed; the module's counters:"
 		# which handshake step or fallback reason: stats say it
-		grep -E '^(fallback|hs_err)' "$SMC_DBG/stats" | tap_diag
+		smc_stats_brief | tap_diag
 		dmesg | tail -n 20 | tap_diag
 		kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
 		bad=1; break; }
