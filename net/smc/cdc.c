@@ -17,7 +17,7 @@ void asmc_conn_init(struct asmc_conn *conn)
 {
 	spin_lock_init(&conn->lock);
 	spin_lock_init(&conn->tx_lock);
-	INIT_WORK(&conn->tx_work, asmc_tx_work);
+	asmc_tx_init(conn);
 	init_waitqueue_head(&conn->tx_drained);
 }
 
@@ -99,29 +99,6 @@ int asmc_cdc_post(struct asmc_sock *smc, struct asmc_wr_tx *tx,
 		spin_unlock_bh(&conn->lock);
 		sock_put(&smc->sk);
 	}
-	return rc;
-}
-
-/* A CDC without data: consumer cursor update or connection flags. */
-int asmc_cdc_send_ctrl(struct asmc_sock *smc, bool wait)
-{
-	struct asmc_conn *conn = &smc->conn;
-	struct asmc_link *lnk = conn->link;
-	struct asmc_wr_tx *tx;
-	u8 *buf;
-	int rc;
-
-	if (!lnk)
-		return -ENOLINK;
-	rc = asmc_wr_tx_get(lnk, &tx, &buf, wait);
-	if (rc)
-		return rc;
-	spin_lock_bh(&conn->tx_lock);
-	spin_lock_bh(&conn->lock);
-	asmc_cdc_prepare(smc, tx, buf);
-	spin_unlock_bh(&conn->lock);
-	rc = asmc_cdc_post(smc, tx, NULL, 0);
-	spin_unlock_bh(&conn->tx_lock);
 	return rc;
 }
 

@@ -50,7 +50,9 @@ struct asmc_conn {
 	u32			peer_rkey;
 
 	spinlock_t		tx_lock;	/* claim + post in order */
-	struct work_struct	tx_work;	/* push that may sleep */
+	struct work_struct	tx_work;	/* push once a send slot frees */
+	/* on the link's tx_wait while every send slot is busy */
+	struct wait_queue_entry	tx_slot_wait;
 	spinlock_t		lock;
 	/* sending */
 	u16			tx_seq;		/* last CDC sequence number sent */
@@ -64,6 +66,7 @@ struct asmc_conn {
 	bool			tx_urg_pending;	/* urgent byte not yet written */
 	bool			tx_blocked;	/* we said "write blocked" */
 	bool			tx_pending;	/* push again when a slot frees */
+	bool			tx_stopped;	/* freeing: post nothing more */
 	bool			tx_need_update;	/* consumer update owed */
 	int			tx_inflight;	/* CDC sends not completed */
 	wait_queue_head_t	tx_drained;	/* tx_inflight dropped to 0 */
@@ -127,6 +130,5 @@ void asmc_conn_init(struct asmc_conn *conn);
 void asmc_cdc_prepare(struct asmc_sock *smc, struct asmc_wr_tx *tx, u8 *buf);
 int asmc_cdc_post(struct asmc_sock *smc, struct asmc_wr_tx *tx,
 		  struct ib_rdma_wr *writes, int nwrites);
-int asmc_cdc_send_ctrl(struct asmc_sock *smc, bool wait);
 
 #endif /* ASMC_CDC_H */

@@ -21,6 +21,7 @@
 #include "lgr.h"
 #include "llc.h"
 #include "netns.h"
+#include "tx.h"
 
 static int __asmc_clc_send(struct asmc_sock *smc, const void *buf, size_t len);
 
@@ -378,6 +379,7 @@ static int asmc_clc_bufs(struct asmc_sock *smc)
 /* Undo a failed attach: buffers back, connection out of its group. */
 static void asmc_clc_detach(struct asmc_sock *smc, struct asmc_lgr_ref *ref)
 {
+	asmc_tx_stop(smc);	/* a CDC from the peer may have pushed */
 	asmc_lgr_leave(smc);
 	asmc_lgr_setup_done(ref, false);
 }

@@ -35,8 +35,7 @@ static void asmc_close_free(struct asmc_sock *smc)
 				  !READ_ONCE(conn->tx_inflight) || !lnk ||
 				  READ_ONCE(lnk->state) != ASMC_LNK_ACTIVE,
 				  ASMC_CLOSE_DRAIN);
-	if (cancel_work_sync(&conn->tx_work))
-		sock_put(sk);
+	asmc_tx_stop(smc);
 	/* the RMB goes back to the pool with its rkey still known to the
 	 * peer (no DELETE_RKEY): the next connection reuses it for free
 	 */

@@ -69,7 +69,7 @@ static int asmc_listen_wake(struct wait_queue_entry *wait, unsigned int mode,
 					      clc_wait);
 
 	sock_hold(&lsmc->sk);
-	if (!queue_work(asmc_wq, &lsmc->accept_work))
+	if (!queue_work(asmc_hs_wq, &lsmc->accept_work))
 		sock_put(&lsmc->sk);
 	return 0;
 }
@@ -183,7 +183,7 @@ static void asmc_slot_give(struct asmc_sock *lsmc, struct asmc_sock *child)
 	/* TCP's queue may hold children that arrived while we were full */
 	if (asmc_slot_release(lsmc, gen)) {
 		sock_hold(&lsmc->sk);
-		if (!queue_work(asmc_wq, &lsmc->accept_work))
+		if (!queue_work(asmc_hs_wq, &lsmc->accept_work))
 			sock_put(&lsmc->sk);
 	}
 }

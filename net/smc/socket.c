@@ -779,13 +779,13 @@ int asmc_socket_init(void)
 				      WQ_MEM_RECLAIM, 0);
 	if (!asmc_llc_wq)
 		goto err_llc;
-	/* Handshakes sleep for seconds (CLC and LLC answers, each with its
-	 * timeout). Not on a reclaim workqueue: when new workers come slowly,
-	 * its rescuer runs the pending items one after the other, and an
-	 * accept or a close would wait behind a sleeping handshake (seen as
-	 * the second of two first connections of a fresh guest not accepted
-	 * until its client gave up). Without a rescuer a handshake waits for
-	 * a worker of its own.
+	/* Connection setup: accepts and handshakes, which sleep for seconds
+	 * (CLC and LLC answers, each with its timeout). Not on a reclaim
+	 * workqueue: when new workers come slowly, its rescuer runs the
+	 * pending items one after the other, and an accept would wait behind
+	 * a sleeping item (seen as the second of two first connections of a
+	 * fresh guest not accepted until its client gave up). Without a
+	 * rescuer each item waits for a worker of its own.
 	 */
 	asmc_hs_wq = alloc_workqueue("smc_hs_wq", WQ_UNBOUND, 0);
 	if (!asmc_hs_wq)

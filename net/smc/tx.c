@@ -135,8 +135,70 @@ static int asmc_tx_sges(struct asmc_conn *conn, struct ib_sge *sge, u64 pos,
 	return 2;
 }
 
-/* Post what can go now. Without @can_sleep (softirq, or under locks) a
- * missing send slot defers the push to tx_work.
+/* A send slot was freed on the link (wake-up on lnk->tx_wait, any
+ * context, under the wait queue's lock): push again from tx_work. The
+ * entry is on the queue only while the connection's transmit side lives
+ * (asmc_tx_stop() takes it off before the socket can go away).
+ */
+static int asmc_tx_slot_wake(struct wait_queue_entry *wait, unsigned int mode,
+			     int sync, void *key)
+{
+	struct asmc_conn *conn = container_of(wait, struct asmc_conn,
+					      tx_slot_wait);
+	struct asmc_sock *smc = container_of(conn, struct asmc_sock, conn);
+
+	list_del_init(&wait->entry);
+	sock_hold(&smc->sk);
+	if (!queue_work(asmc_wq, &conn->tx_work))
+		sock_put(&smc->sk);
+	return 0;
+}
+
+void asmc_tx_init(struct asmc_conn *conn)
+{
+	INIT_WORK(&conn->tx_work, asmc_tx_work);
+	init_waitqueue_func_entry(&conn->tx_slot_wait, asmc_tx_slot_wake);
+	INIT_LIST_HEAD(&conn->tx_slot_wait.entry);
+}
+
+/* Every send slot of @lnk is busy: be woken when one frees. False once
+ * the transmit side is stopped (nothing is to go any more).
+ */
+static bool asmc_tx_want_slot(struct asmc_conn *conn, struct asmc_link *lnk)
+{
+	unsigned long flags;
+	bool ok;
+
+	spin_lock_bh(&conn->lock);
+	ok = !conn->tx_stopped;
+	if (ok) {
+		conn->tx_pending = true;
+		spin_lock_irqsave(&lnk->tx_wait.lock, flags);
+		if (list_empty(&conn->tx_slot_wait.entry))
+			__add_wait_queue_entry_tail(&lnk->tx_wait,
+						    &conn->tx_slot_wait);
+		spin_unlock_irqrestore(&lnk->tx_wait.lock, flags);
+	}
+	spin_unlock_bh(&conn->lock);
+	return ok;
+}
+
+/* Off the link's slot wait queue, if on it. */
+static void asmc_tx_unwant_slot(struct asmc_conn *conn, struct asmc_link *lnk)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&lnk->tx_wait.lock, flags);
+	if (!list_empty(&conn->tx_slot_wait.entry))
+		list_del_init(&conn->tx_slot_wait.entry);
+	spin_unlock_irqrestore(&lnk->tx_wait.lock, flags);
+}
+
+/* Post what can go now. With @can_sleep (process context, no spinlock
+ * held) a missing send slot is waited for, up to ASMC_TX_SLOT_WAIT;
+ * otherwise, or when that wait ends without a slot, the connection waits
+ * on the link for a free slot and tx_work pushes then. Nothing is posted
+ * once asmc_tx_stop() ran.
  */
 void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 {
@@ -145,8 +207,8 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 	struct ib_sge sge[ASMC_WR_WRITES_PER_TX][2];
 	struct asmc_link *lnk = conn->link;
 	u32 lkey, len, part, toff, done;
+	bool blocked, waiting = false;
 	struct asmc_wr_tx *tx;
-	bool blocked;
 	int nw, rc;
 	u8 *buf;
 
@@ -156,34 +218,37 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 	lkey = lnk->pd->local_dma_lkey;
 	for (;;) {
 		spin_lock_bh(&conn->lock);
-		if (!asmc_tx_has_work(conn)) {
+		if (conn->tx_stopped || !asmc_tx_has_work(conn)) {
 			conn->tx_pending = false;
 			spin_unlock_bh(&conn->lock);
 			return;
 		}
 		spin_unlock_bh(&conn->lock);
 
-		rc = asmc_wr_tx_get(lnk, &tx, &buf, can_sleep);
-		if (rc == -EBUSY) {
-			/* every slot of the link is busy: retry from the work,
-			 * which may wait for one
-			 */
-			asmc_stats_wire(sock_net(&smc->sk), ASMC_STAT_TX_NOSLOT,
-					1);
-			spin_lock_bh(&conn->lock);
-			conn->tx_pending = true;
-			spin_unlock_bh(&conn->lock);
-			sock_hold(&smc->sk);
-			if (!queue_work(asmc_wq, &conn->tx_work))
-				sock_put(&smc->sk);
+		rc = asmc_wr_tx_get(lnk, &tx, &buf, can_sleep && !waiting);
+		if (rc == -ENOLINK) {
+			/* link down: the group aborts us */
+			asmc_tx_unwant_slot(conn, lnk);
 			return;
 		}
-		if (rc)
-			return;		/* link down: the group aborts us */
+		if (rc) {
+			/* no slot (or a signal ended the wait for one): try
+			 * once more after joining the slot waiters, as a slot
+			 * freed in between would not wake us
+			 */
+			if (waiting)
+				return;
+			asmc_stats_wire(sock_net(&smc->sk), ASMC_STAT_TX_NOSLOT,
+					1);
+			if (!asmc_tx_want_slot(conn, lnk))
+				return;
+			waiting = true;
+			continue;
+		}
 
 		spin_lock_bh(&conn->tx_lock);
 		spin_lock_bh(&conn->lock);
-		if (!asmc_tx_has_work(conn)) {
+		if (conn->tx_stopped || !asmc_tx_has_work(conn)) {
 			spin_unlock_bh(&conn->lock);
 			spin_unlock_bh(&conn->tx_lock);
 			asmc_wr_tx_put(tx);
@@ -230,13 +295,34 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 	}
 }
 
+/* Runs only when a send slot freed: it never sleeps, so it cannot hold
+ * up the other items of the reclaim-safe smc_wq.
+ */
 void asmc_tx_work(struct work_struct *work)
 {
 	struct asmc_conn *conn = container_of(work, struct asmc_conn, tx_work);
 	struct asmc_sock *smc = container_of(conn, struct asmc_sock, conn);
 
-	asmc_tx_push(smc, true);
+	asmc_tx_push(smc, false);
 	sock_put(&smc->sk);
+}
+
+/* The connection is being freed: nothing is posted for it any more and
+ * no push is pending when this returns (process context).
+ */
+void asmc_tx_stop(struct asmc_sock *smc)
+{
+	struct asmc_conn *conn = &smc->conn;
+
+	spin_lock_bh(&conn->tx_lock);
+	spin_lock_bh(&conn->lock);
+	conn->tx_stopped = true;
+	spin_unlock_bh(&conn->lock);
+	spin_unlock_bh(&conn->tx_lock);
+	if (conn->link)
+		asmc_tx_unwant_slot(conn, conn->link);
+	if (cancel_work_sync(&conn->tx_work))
+		sock_put(&smc->sk);
 }
 
 /* Push now, or leave it to a later push (asmc_tx_policy). A corked small

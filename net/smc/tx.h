@@ -7,6 +7,7 @@
 
 #include <linux/types.h>
 
+struct asmc_conn;
 struct asmc_sock;
 struct msghdr;
 struct page;
@@ -16,7 +17,9 @@ struct work_struct;
 
 int asmc_tx_sendmsg(struct asmc_sock *smc, struct msghdr *msg, size_t len);
 void asmc_tx_push(struct asmc_sock *smc, bool can_sleep);
+void asmc_tx_init(struct asmc_conn *conn);
 void asmc_tx_work(struct work_struct *work);
+void asmc_tx_stop(struct asmc_sock *smc);
 u64 asmc_tx_space(struct asmc_sock *smc);
 bool asmc_tx_writable(struct asmc_sock *smc);
 ssize_t asmc_tx_sendpage(struct asmc_sock *smc, struct page *page, int offset,

@@ -393,6 +393,29 @@ PY
 	done
 	restore_defaults
 
+	# two send slots per link and 8 connections writing at once: pushes
+	# find every slot busy, wait on the link (never in a work item) and
+	# go when a completion frees one; no byte is lost or reordered
+	no_lgrs
+	check "no link group left before the send slot test" $?
+	echo 2 > $D/smcr_max_send_wr; echo 0 > $D/autocorking_size
+	ns0=$(smc_wire tx_noslot)
+	"$SMC_XFER" -s -q -P -p 20508 -c 8 -t 120 >"$TMP/ns_srv" 2>&1 &
+	spid=$!
+	smc_wait_port 20508 10
+	"$SMC_XFER" -q -P -p 20508 -n 2M -w 4K -c 8 -t 120 "$ADDR" \
+		>"$TMP/ns_cli" 2>&1
+	rc=$?
+	wait $spid || rc=1
+	ns=$(( $(smc_wire tx_noslot) - ns0 ))
+	lgrs=$(cat "$SMC_DBG/lgrs")
+	check "smcr_max_send_wr 2: 8 connections at once, 2 MiB each way in 4 KiB writes, data verified" \
+		$rc "$(cat "$TMP/ns_cli" "$TMP/ns_srv")"
+	[ "$(grep -c ' link active wr 2/' <<<"$lgrs")" = 2 ] && [ "$ns" -gt 0 ]
+	check "smcr_max_send_wr 2: both links have 2 send slots; $ns pushes found none free and went later" \
+		$? "$lgrs"
+	restore_defaults
+
 	# handshake limitation: a listener with backlog 0 counts as congested
 	hs_try() { # LIMIT -> prints the client's mode
 		echo "$1" > $D/limit_smc_hs
