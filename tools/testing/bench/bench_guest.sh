@@ -28,7 +28,12 @@
 # files and ports are per round, as the barrier files stay during a run.
 #
 # BENCH_QUICK=1: ~2 s per measurement and one or two values per list.
-# BENCH_SECS overrides the measurement time. Prints TAP for the harness.
+# BENCH_SECS overrides the measurement time. BENCH_TESTS="rr.s64 crr.c1"
+# runs only the tests named (patterns as for case; raw tests are bw.sN and
+# lat.sN). BENCH_PERF="rr.s64 ..." profiles those tests on both guests
+# (perf record -e cpu-clock -a over the measurement) and writes the
+# report by module and by symbol to /results/perf/. Prints TAP for the
+# harness.
 #
 # Usage: bench_guest.sh pair N
 
@@ -94,6 +99,51 @@ cleanup() {
 trap cleanup EXIT
 
 emit() { printf '%s\n' "$1" >>"$OUT"; }
+
+# listed TEST LIST: TEST matches one of the patterns of LIST
+listed() {
+	local p
+	for p in $2; do
+		# shellcheck disable=SC2254 # the patterns are meant to match
+		case $1 in $p) return 0 ;; esac
+	done
+	return 1
+}
+
+# wanted TEST: BENCH_TESTS (default: every test) names it
+wanted() { [ -z "${BENCH_TESTS:-}" ] || listed "$1" "$BENCH_TESTS"; }
+
+# perf_start PHASE TEST / perf_stop: CPU profile of this guest over one
+# measurement, when BENCH_PERF names the test. The report goes to
+# $RES/perf/PHASE.rROUND.TEST.gGUEST.txt: samples per module, then per
+# symbol.
+perf_pid=
+perf_start() {
+	perf_name=
+	[ -n "${BENCH_PERF:-}" ] && listed "$2" "$BENCH_PERF" || return 0
+	command -v perf >/dev/null || { echo "# perf not found: no profile of $2"; return 0; }
+	perf_name=$1.r$ROUND.$2
+	perf record -e cpu-clock -F 1000 -a -q -o "/tmp/perf.$perf_name.data" \
+		>"/tmp/perf.$perf_name.log" 2>&1 &
+	perf_pid=$!
+}
+perf_stop() {
+	local f
+	[ -n "$perf_pid" ] || return 0
+	kill -INT "$perf_pid" 2>/dev/null
+	wait "$perf_pid" 2>/dev/null
+	perf_pid=
+	mkdir -p "$RES/perf"
+	f=$RES/perf/$perf_name.g$guest.txt
+	{
+		echo "# $perf_name, guest $guest ($(uname -r)): perf record -e cpu-clock -F 1000 -a"
+		perf report -i "/tmp/perf.$perf_name.data" --stdio --no-children \
+			--sort dso 2>&1 | grep -v '^$' | head -n 30
+		perf report -i "/tmp/perf.$perf_name.data" --stdio --no-children \
+			--sort dso,sym 2>&1 | grep -v '^$' | grep -v '^#' | head -n 80
+	} >"$f"
+	rm -f "/tmp/perf.$perf_name.data"
+}
 
 # bench_barrier NAME [TIMEOUT]: smc_barrier (smc_lib.sh, GUEST=$guest) on
 # $RES; the round in the name, as every round passes the same names
@@ -325,10 +375,12 @@ raw_test() {
 run_raw() {
 	local s port=$((18600 + (ROUND - 1) * 10))
 	for s in $RAW_BW_SIZES; do
-		raw_test bw "$s" $port; port=$((port + 1))
+		wanted "bw.s$s" && raw_test bw "$s" $port
+		port=$((port + 1))
 	done
 	for s in $SIZES; do
-		raw_test lat "$s" $port; port=$((port + 1))
+		wanted "lat.s$s" && raw_test lat "$s" $port
+		port=$((port + 1))
 	done
 }
 
@@ -344,9 +396,11 @@ sock_test() {
 		spid=$!
 		wait_line "$out" listening 30 || echo "# r$ROUND $phase $test: server not listening: $(head -c 300 "$out")"
 		bench_barrier "$phase.$test.ready" 300
+		perf_start "$phase" "$test"
 		snap_begin
 		bench_barrier "$phase.$test.done" $((T * 3 + 300))
 		snap_end
+		perf_stop
 		stop_pid "$spid"
 		summary=$(grep '"accepted"' "$out" | tail -n 1)
 		emit "{\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":1,\"round\":$ROUND,\"role\":\"server\",$(snap_json)${summary:+,\"server\":$summary}}"
@@ -354,12 +408,14 @@ sock_test() {
 		return
 	fi
 	bench_barrier "$phase.$test.ready" 300
+	perf_start "$phase" "$test"
 	snap_begin
 	# shellcheck disable=SC2086
 	timeout -k 5 $((T * 3 + 250)) "$BENCH" -m "$mode" -f "$fam" -p "$port" $cargs -t "$T" \
 		-x "\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":0,\"round\":$ROUND" "$PEER" >"$out" 2>&1
 	rc=$?
 	snap_end
+	perf_stop
 	bench_barrier "$phase.$test.done" 300
 	line=$(grep '^{' "$out" | tail -n 1)
 	if line=$(merge "$line" "\"rc\":$rc,$(snap_json)"); then
@@ -462,22 +518,25 @@ run_sockets() {
 	local phase=$1 fam=$2 port=$(($3 + (ROUND - 1) * 20)) b p s c
 	# first: no buffers of earlier tests are pooled for reuse yet; round 1
 	# only, as it takes long and hardly varies (its port stays reserved)
-	[ "$ROUND" = 1 ] && idle_test "$phase" "$fam" "$port"
+	[ "$ROUND" = 1 ] && wanted "idle.k$IDLE_K" &&
+		idle_test "$phase" "$fam" "$port"
 	port=$((port + 1))
 	for b in $BUFS; do
-		sock_test "$phase" "$fam" "$port" "stream.b$b" stream "-b $b" "-b $b -P 1"
+		wanted "stream.b$b" &&
+			sock_test "$phase" "$fam" "$port" "stream.b$b" stream "-b $b" "-b $b -P 1"
 		port=$((port + 1))
 	done
 	for p in $PARS; do
-		sock_test "$phase" "$fam" "$port" "stream.p$p" stream "" "-P $p"
+		wanted "stream.p$p" &&
+			sock_test "$phase" "$fam" "$port" "stream.p$p" stream "" "-P $p"
 		port=$((port + 1))
 	done
 	for s in $SIZES; do
-		sock_test "$phase" "$fam" "$port" "rr.s$s" rr "" "-S $s"
+		wanted "rr.s$s" && sock_test "$phase" "$fam" "$port" "rr.s$s" rr "" "-S $s"
 		port=$((port + 1))
 	done
 	for c in $CRRS; do
-		sock_test "$phase" "$fam" "$port" "crr.c$c" crr "" "-P $c"
+		wanted "crr.c$c" && sock_test "$phase" "$fam" "$port" "crr.c$c" crr "" "-P $c"
 		port=$((port + 1))
 	done
 }

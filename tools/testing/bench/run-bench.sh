@@ -13,6 +13,10 @@
 #                      turns; the report gives each cell's median (default
 #                      3, quick 1; the guests' timeout grows with N)
 #   BENCH_PHASES="raw tcp ours intree"   which phases (that order)
+#   BENCH_TESTS="rr.s64 crr.*"  only these tests (default all; raw: bw.sN,
+#                      lat.sN)
+#   BENCH_PERF="rr.s64"  CPU profiles of these tests on both guests
+#                      (perf record -e cpu-clock -a), in SMC_VM_RESULTS/pair/perf/
 #   BENCH_OUT=DIR      where the report goes (default Documentation/bench;
 #                      only a full run there updates README.md's table,
 #                      BENCH_README=0 not even that)
@@ -103,7 +107,7 @@ fi
 log "booting the guests ($rounds rounds, timeout $tmo s)"
 SMC_GUEST_RUNNER=$SNAP/tools/testing/bench/bench_guest.sh \
 SMC_VM_RESULTS=$results SMC_VM_TIMEOUT_PAIR=$tmo \
-SMC_VM_GUEST_ENV="BENCH_QUICK BENCH_SECS BENCH_PHASES BENCH_ROUNDS SMC_INTREE_DIR" \
+SMC_VM_GUEST_ENV="BENCH_QUICK BENCH_SECS BENCH_PHASES BENCH_ROUNDS BENCH_TESTS BENCH_PERF SMC_INTREE_DIR" \
 	"$SNAP/tools/testing/vm/run-suite.sh" --only pair 2>&1 | tee "$results/suite.log"
 suite_rc=${PIPESTATUS[0]}
 [ "$suite_rc" = 0 ] || log "guest harness reported failures (exit $suite_rc): see $results/suite.log"
