@@ -123,9 +123,16 @@ perf_start() {
 	[ -n "${BENCH_PERF:-}" ] && listed "$2" "$BENCH_PERF" || return 0
 	command -v perf >/dev/null || { echo "# perf not found: no profile of $2"; return 0; }
 	perf_name=$1.r$ROUND.$2
-	perf record -e cpu-clock -F 1000 -a -q -o "/tmp/perf.$perf_name.data" \
-		>"/tmp/perf.$perf_name.log" 2>&1 &
+	# perf takes seconds to set up on these guests: it starts with its
+	# events off and the measurement waits for its answer to "enable"
+	rm -f /tmp/perf.ctl /tmp/perf.ack
+	mkfifo /tmp/perf.ctl /tmp/perf.ack || return 0
+	perf record -e cpu-clock -F 1000 -a -q -D -1 \
+		--control fifo:/tmp/perf.ctl,/tmp/perf.ack \
+		-o "/tmp/perf.$perf_name.data" >"/tmp/perf.$perf_name.log" 2>&1 &
 	perf_pid=$!
+	timeout 60 sh -c 'echo enable >/tmp/perf.ctl && read -r a </tmp/perf.ack' ||
+		echo "# perf did not start in 60 s: profile of $perf_name incomplete"
 }
 perf_stop() {
 	local f
@@ -142,7 +149,11 @@ perf_stop() {
 		perf report -i "/tmp/perf.$perf_name.data" --stdio --no-children \
 			--sort dso,sym 2>&1 | grep -v '^$' | grep -v '^#' | head -n 80
 	} >"$f"
-	rm -f "/tmp/perf.$perf_name.data"
+	# every symbol, for tools/testing/bench/perf_modules.py
+	perf report -i "/tmp/perf.$perf_name.data" --stdio --no-children \
+		--sort dso,sym 2>/dev/null | grep -v '^#' | grep -v '^$' \
+		>"${f%.txt}.sym"
+	rm -f "/tmp/perf.$perf_name.data" /tmp/perf.ctl /tmp/perf.ack
 }
 
 # bench_barrier NAME [TIMEOUT]: smc_barrier (smc_lib.sh, GUEST=$guest) on

@@ -497,12 +497,32 @@ plot [0:1][0:1] NaN notitle
     def llabel(r):
         return r["metric"].split(",")[0].replace("request/response ", "")
 
-    d1 = dat("throughput.dat", stream, slabel)
-    d2 = dat("latency.dat", lat, llabel)
+    def measured(rs):
+        return any(v is not None for r in rs for v in r["values"].values())
+
     cols = ", ".join("'FILE' using %d:xtic(1) title '%s'" % (i + 2, t)
                      for i, t in enumerate(PHASE_TITLE[p] for p in PHASES))
+    # a panel only for what was measured (a run of some tests only, say):
+    # gnuplot refuses a panel without a single value
+    panels = []
+    if measured(stream):
+        panels.append(f"""set title 'Bulk throughput (Mbit/s, higher is better)'
+set ylabel 'Mbit/s'
+unset logscale y
+set yrange [0:*]
+set offsets 0, 0, graph 0.08, 0
+plot {cols.replace('FILE', dat("throughput.dat", stream, slabel))}
+""")
+    if measured(lat):
+        panels.append(f"""set title 'Request/response p50 round trip (us, lower is better; raw = 2 x ib_write_lat)'
+set ylabel 'us'
+set offsets 0, 0, 0, 0
+set logscale y
+set yrange [*:*]
+plot {cols.replace('FILE', dat("latency.dat", lat, llabel))}
+""")
     script = f"""
-set terminal pngcairo size 1100,900 noenhanced font ',10'
+set terminal pngcairo size 1100,{450 * len(panels)} noenhanced font ',10'
 set output '{png}'
 set datafile missing 'NaN'
 set style data histograms
@@ -511,19 +531,8 @@ set style fill solid 0.85 border -1
 set key top left
 set grid ytics
 set xtics rotate by -20
-set multiplot layout 2,1 title '{title}'
-set title 'Bulk throughput (Mbit/s, higher is better)'
-set ylabel 'Mbit/s'
-set yrange [0:*]
-set offsets 0, 0, graph 0.08, 0
-plot {cols.replace('FILE', d1)}
-set title 'Request/response p50 round trip (us, lower is better; raw = 2 x ib_write_lat)'
-set ylabel 'us'
-set offsets 0, 0, 0, 0
-set logscale y
-set yrange [*:*]
-plot {cols.replace('FILE', d2)}
-unset multiplot
+set multiplot layout {len(panels)},1 title '{title}'
+{"".join(panels)}unset multiplot
 """
     with open(gpfile, "w") as f:
         f.write(script)

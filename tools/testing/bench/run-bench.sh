@@ -16,7 +16,8 @@
 #   BENCH_TESTS="rr.s64 crr.*"  only these tests (default all; raw: bw.sN,
 #                      lat.sN)
 #   BENCH_PERF="rr.s64"  CPU profiles of these tests on both guests
-#                      (perf record -e cpu-clock -a), in SMC_VM_RESULTS/pair/perf/
+#                      (perf record -e cpu-clock -a), in SMC_VM_RESULTS/pair/perf/,
+#                      summed by module in its modules.md (perf_modules.py)
 #   BENCH_OUT=DIR      where the report goes (default Documentation/bench;
 #                      only a full run there updates README.md's table,
 #                      BENCH_README=0 not even that)
@@ -111,6 +112,24 @@ SMC_VM_GUEST_ENV="BENCH_QUICK BENCH_SECS BENCH_PHASES BENCH_ROUNDS BENCH_TESTS B
 	"$SNAP/tools/testing/vm/run-suite.sh" --only pair 2>&1 | tee "$results/suite.log"
 suite_rc=${PIPESTATUS[0]}
 [ "$suite_rc" = 0 ] || log "guest harness reported failures (exit $suite_rc): see $results/suite.log"
+
+# 4b. the CPU profiles (BENCH_PERF), summed by module
+perfdir=$results/pair/perf
+if [ -n "${BENCH_PERF:-}" ] && compgen -G "$perfdir/*.sym" >/dev/null; then
+	mods=()
+	[ -f "$SNAP/net/smc/smc.ko" ] && mods+=(--module "smc_ours=$SNAP/net/smc/smc.ko")
+	[ -f "${SMC_INTREE_DIR:-}/smc.ko" ] && mods+=(--module "smc_intree=$SMC_INTREE_DIR/smc.ko")
+	for m in rdma_rxe ib_core; do
+		ko=$(modinfo -k "$KVER" -n "$m" 2>/dev/null) && [ -f "$ko" ] &&
+			mods+=(--module "$m=$ko")
+	done
+	if python3 "$SNAP/tools/testing/bench/perf_modules.py" "${mods[@]}" \
+		"$perfdir"/*.sym >"$perfdir/modules.md" 2>"$perfdir/modules.err"; then
+		log "profiles by module: $perfdir/modules.md"
+	else
+		log "profile summary failed: $(tail -n 3 "$perfdir/modules.err")"
+	fi
+fi
 
 # 5. the report
 mkdir -p "$OUTDIR" || exit 1
