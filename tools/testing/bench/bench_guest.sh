@@ -190,12 +190,19 @@ wire_read() {
 	fi
 }
 
+# tcp_segs: TCP segments this guest sent and received (/proc/net/snmp
+# OutSegs + InSegs): the CLC sockets' share of an SMC connection's cost
+tcp_segs() {
+	awk '$1 == "Tcp:" && $2 ~ /^[0-9]+$/ { print $11 + $12; exit }' /proc/net/snmp
+}
+
 # snap_begin / snap_end: counters around one measurement; snap_json prints
-# the fields (CPU jiffies, USER_HZ, rxe packets, our fallbacks, our CDCs
-# and RDMA WRITEs)
+# the fields (CPU jiffies, USER_HZ, rxe packets, TCP segments, our
+# fallbacks, our CDCs and RDMA WRITEs)
 snap_begin() {
 	read -r c_busy0 c_total0 <<<"$(cpu_read)"
 	rxe0_=$(smc_rxe_pkts)
+	tcp0_=$(tcp_segs)
 	fb0_=$(fallbacks)
 	read -r cdc0_ wr0_ <<<"$(wire_read)"
 	t0_=$(date +%s.%N)
@@ -203,15 +210,16 @@ snap_begin() {
 snap_end() {
 	read -r c_busy1 c_total1 <<<"$(cpu_read)"
 	rxe1_=$(smc_rxe_pkts)
+	tcp1_=$(tcp_segs)
 	fb1_=$(fallbacks)
 	read -r cdc1_ wr1_ <<<"$(wire_read)"
 	t1_=$(date +%s.%N)
 }
 snap_json() {
-	printf '"cpu_busy_jiffies":%d,"cpu_total_jiffies":%d,"user_hz":%d,"ncpu":%d,"wall_s":%s,"rxe_pkts":%d,"fallbacks":%d,"cdc_tx":%d,"rdma_writes":%d' \
+	printf '"cpu_busy_jiffies":%d,"cpu_total_jiffies":%d,"user_hz":%d,"ncpu":%d,"wall_s":%s,"rxe_pkts":%d,"tcp_segs":%d,"fallbacks":%d,"cdc_tx":%d,"rdma_writes":%d' \
 		$((c_busy1 - c_busy0)) $((c_total1 - c_total0)) "$(getconf CLK_TCK)" \
 		"$(nproc)" "$(awk -v a="$t0_" -v b="$t1_" 'BEGIN { printf "%.3f", b - a }')" \
-		$((rxe1_ - rxe0_)) $((fb1_ - fb0_)) $((cdc1_ - cdc0_)) $((wr1_ - wr0_))
+		$((rxe1_ - rxe0_)) $((tcp1_ - tcp0_)) $((fb1_ - fb0_)) $((cdc1_ - cdc0_)) $((wr1_ - wr0_))
 }
 
 # merge LINE FIELDS: the JSON object LINE with more fields added
