@@ -38,8 +38,24 @@ die() { say "$*"; exit 1; }
 
 [ -r "$tarball" ] || die "no $tarball (apt-get install linux-source-6.1)"
 [ -r "$frag" ] || die "no config fragment $frag"
+# the kernel's build needs (as .ci/run: installed when missing, quietly)
+pkgs=(flex bison bc libelf-dev libssl-dev build-essential)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	say "installing ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		"${missing[@]}" >/dev/null 2>&1 ||
+		{ apt-get update -qq >/dev/null 2>&1 &&
+		  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends "${missing[@]}" >/dev/null 2>&1; } ||
+		say "apt-get install ${missing[*]} failed"
+fi
 for t in flex bison bc make gcc; do
-	command -v "$t" >/dev/null || die "$t missing (apt-get install flex bison bc libelf-dev libssl-dev build-essential)"
+	command -v "$t" >/dev/null || die "$t missing (apt-get install ${pkgs[*]})"
 done
 
 src=$cache/linux
