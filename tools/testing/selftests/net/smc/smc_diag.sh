@@ -302,7 +302,9 @@ $sl"
 		"$SMC_XFER" -s -q -f smc -p 20406 -c 16 -t 120 &
 		spid=$!
 		smc_wait_port 20406 10
-		"$SMC_XFER" -q -f smc -p 20406 -n 256K -c 16 -t 120 "$ADDR" &
+		# each connection held open 1 s: the transfer must outlast
+		# the dumper's start (16 x 256 KiB alone can end before it)
+		"$SMC_XFER" -q -f smc -p 20406 -n 256K -c 16 -H 1 -t 120 "$ADDR" &
 		cpid=$!
 		out=$(diag -b 4096 -e all --while "$cpid" 2>&1)
 		drc=$?
