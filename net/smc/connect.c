@@ -25,9 +25,7 @@ static int asmc_connect_wake(struct wait_queue_entry *wait, unsigned int mode,
 
 	if (READ_ONCE(smc->clcsock->sk->sk_state) == TCP_SYN_SENT)
 		return 0;
-	sock_hold(&smc->sk);
-	if (!queue_work(asmc_hs_wq, &smc->hs_work))
-		sock_put(&smc->sk);
+	asmc_sock_queue(&smc->sk, asmc_hs_wq, &smc->hs_work);
 	return 0;
 }
 
@@ -215,11 +213,8 @@ int asmc_connect(struct socket *sock, struct sockaddr *addr, int alen,
 		sock->state = SS_CONNECTING;
 		started = true;
 		/* TCP may have finished before the watch could fire */
-		if (READ_ONCE(clcsock->sk->sk_state) != TCP_SYN_SENT) {
-			sock_hold(sk);
-			if (!queue_work(asmc_hs_wq, &smc->hs_work))
-				sock_put(sk);
-		}
+		if (READ_ONCE(clcsock->sk->sk_state) != TCP_SYN_SENT)
+			asmc_sock_queue(sk, asmc_hs_wq, &smc->hs_work);
 		if (flags & O_NONBLOCK) {
 			rc = -EINPROGRESS;
 			goto out;

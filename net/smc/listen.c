@@ -68,9 +68,7 @@ static int asmc_listen_wake(struct wait_queue_entry *wait, unsigned int mode,
 	struct asmc_sock *lsmc = container_of(wait, struct asmc_sock,
 					      clc_wait);
 
-	sock_hold(&lsmc->sk);
-	if (!queue_work(asmc_hs_wq, &lsmc->accept_work))
-		sock_put(&lsmc->sk);
+	asmc_sock_queue(&lsmc->sk, asmc_hs_wq, &lsmc->accept_work);
 	return 0;
 }
 
@@ -181,11 +179,8 @@ static void asmc_slot_give(struct asmc_sock *lsmc, struct asmc_sock *child)
 
 	child->slot_gen = 0;
 	/* TCP's queue may hold children that arrived while we were full */
-	if (asmc_slot_release(lsmc, gen)) {
-		sock_hold(&lsmc->sk);
-		if (!queue_work(asmc_hs_wq, &lsmc->accept_work))
-			sock_put(&lsmc->sk);
-	}
+	if (asmc_slot_release(lsmc, gen))
+		asmc_sock_queue(&lsmc->sk, asmc_hs_wq, &lsmc->accept_work);
 }
 
 /* Reset the TCP connection and free a child nobody will accept. */

@@ -132,6 +132,18 @@ static inline int asmc_wait_allowed(long timeo)
 	return 0;
 }
 
+/* Queue @work of @sk on @wq; the queued work owns a reference to @sk,
+ * which it drops when done. Already queued: nothing taken.
+ */
+static inline void asmc_sock_queue(struct sock *sk,
+				   struct workqueue_struct *wq,
+				   struct work_struct *work)
+{
+	sock_hold(sk);
+	if (!queue_work(wq, work))
+		sock_put(sk);
+}
+
 static inline bool asmc_is_fallback(const struct asmc_sock *smc)
 {
 	return smp_load_acquire(&smc->use_fallback);

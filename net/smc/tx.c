@@ -148,9 +148,7 @@ static int asmc_tx_slot_wake(struct wait_queue_entry *wait, unsigned int mode,
 	struct asmc_sock *smc = container_of(conn, struct asmc_sock, conn);
 
 	list_del_init(&wait->entry);
-	sock_hold(&smc->sk);
-	if (!queue_work(asmc_wq, &conn->tx_work))
-		sock_put(&smc->sk);
+	asmc_sock_queue(&smc->sk, asmc_wq, &conn->tx_work);
 	return 0;
 }
 
@@ -189,8 +187,7 @@ static void asmc_tx_unwant_slot(struct asmc_conn *conn, struct asmc_link *lnk)
 	unsigned long flags;
 
 	spin_lock_irqsave(&lnk->tx_wait.lock, flags);
-	if (!list_empty(&conn->tx_slot_wait.entry))
-		list_del_init(&conn->tx_slot_wait.entry);
+	list_del_init(&conn->tx_slot_wait.entry);
 	spin_unlock_irqrestore(&lnk->tx_wait.lock, flags);
 }
 
