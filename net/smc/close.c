@@ -18,6 +18,35 @@
 #include "socket.h"
 #include "tx.h"
 
+/* The internal TCP connection got the peer's FIN, or is no longer open. */
+static bool asmc_close_tcp_done(const struct sock *tsk)
+{
+	return READ_ONCE(tsk->sk_shutdown) & RCV_SHUTDOWN ||
+	       READ_ONCE(tsk->sk_state) != TCP_ESTABLISHED;
+}
+
+/* As in TCP, the side that closed first keeps the port in TIME_WAIT: it
+ * ends the internal TCP connection as soon as both sides closed. The
+ * passive side lets that FIN arrive (bounded by ASMC_CLOSE_TCP_FIN)
+ * before its own release sends one, else the FINs cross and TIME_WAIT
+ * ends up on either side or both.
+ */
+static void asmc_close_await_tcp_fin(struct asmc_sock *smc)
+{
+	struct socket *clcsock = smc->clcsock;
+
+	if (!clcsock || !test_bit(ASMC_SOCK_PASSIVE_CLOSE, &smc->flags) ||
+	    READ_ONCE(smc->conn.peer_conn_flags) & ASMC_CDC_PEER_CONN_ABORT)
+		return;
+	/* TCP wakes its wait queue with wake_up_interruptible(); a worker
+	 * gets no signals, so this sleep ends by FIN or time only
+	 */
+	if (!wait_event_interruptible_timeout(*sk_sleep(clcsock->sk),
+					      asmc_close_tcp_done(clcsock->sk),
+					      ASMC_CLOSE_TCP_FIN))
+		pr_debug("sock %p: no TCP FIN from the peer\n", smc);
+}
+
 /* Free the connection's share of the link group and drop the socket's
  * last reference (process context, from close_work).
  */
@@ -47,6 +76,7 @@ static void asmc_close_free(struct asmc_sock *smc)
 		asmc_lgr_leave(smc);
 		asmc_obj_destroyed(ASMC_OBJ_CONN, conn);
 	}
+	asmc_close_await_tcp_fin(smc);
 	lock_sock(sk);
 	asmc_sock_set_state(smc, ASMC_CLOSED);
 	asmc_clcsock_release(smc);
@@ -203,6 +233,9 @@ void asmc_close_release(struct asmc_sock *smc, bool force_abort)
 	/* the module stays until the connection is freed */
 	__module_get(THIS_MODULE);
 	if (abort || peer_gone) {
+		if (!abort && !(conn->peer_conn_flags &
+				ASMC_CDC_PEER_CONN_ABORT))
+			set_bit(ASMC_SOCK_PASSIVE_CLOSE, &smc->flags);
 		asmc_sock_set_state(smc, ASMC_CLOSED);
 		asmc_close_finish(smc, 0);
 	} else {

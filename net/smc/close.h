@@ -11,6 +11,7 @@ struct asmc_sock;
 
 #define ASMC_CLOSE_WAIT		(30 * HZ)	/* peer's close after ours */
 #define ASMC_CLOSE_DRAIN	(5 * HZ)	/* our last CDCs to complete */
+#define ASMC_CLOSE_TCP_FIN	(HZ)	/* passive side: the peer's TCP FIN */
 
 struct work_struct;
 

@@ -36,6 +36,7 @@ enum {
 				 * reference to close_work (SOCK_DEAD comes
 				 * earlier: release() orphans first)
 				 */
+	ASMC_SOCK_PASSIVE_CLOSE, /* closed after the peer's orderly close */
 };
 
 enum asmc_role {

@@ -712,6 +712,60 @@ TEST_F(sockapi, bind_reuseaddr)
 	close(y);
 }
 
+#define TCP_ST_TIME_WAIT	6	/* state number in /proc/net/tcp */
+
+/* States (bit 1 << st) of the TCP sockets with local port @lport and remote
+ * port @rport, from /proc/net/tcp or tcp6: one connection's end, seen from
+ * the kernel's socket table (an AF_SMC socket's internal TCP socket too).
+ */
+static unsigned int tcp_states(int family, uint16_t lport, uint16_t rport)
+{
+	FILE *f = fopen(family == AF_INET ? "/proc/net/tcp" : "/proc/net/tcp6", "r");
+	unsigned int lp, rp, st, mask = 0;
+	char line[512];
+
+	ASSERT_TRUE(f != NULL);
+	while (fgets(line, sizeof(line), f)) {
+		/* "  sl: local_address:port rem_address:port st ..." */
+		if (sscanf(line, " %*u: %*[0-9A-Fa-f]:%x %*[0-9A-Fa-f]:%x %x",
+			   &lp, &rp, &st) == 3 && lp == lport && rp == rport && st < 32)
+			mask |= 1u << st;
+	}
+	fclose(f);
+	return mask;
+}
+
+TEST_F(sockapi, close_time_wait)
+{
+	unsigned int srv = 0, cli = 0, tw = 1u << TCP_ST_TIME_WAIT;
+	uint16_t port, cport;
+	int l, c, a, i;
+	char ch;
+
+	/* The server end closes first: as in TCP, its port keeps the connection
+	 * in TIME_WAIT once both ends are closed, and the client's keeps none.
+	 */
+	l = make_listener(variant, variant->srv_smc, 4, &port);
+	c = make_client(variant, variant->cli_smc, port);
+	a = accept_wait(l);
+	cport = local_port(c);
+	ASSERT_SYS(close(l));
+	ASSERT_SYS(close(a));
+	ASSERT_TRUE(poll1(c, POLLIN, POLL_WAIT_MS) & POLLIN);
+	ASSERT_EQ(0, recv(c, &ch, 1, 0));
+	ASSERT_SYS(close(c));
+	/* AF_SMC ends its internal TCP connection after close() returned */
+	for (i = 0; i < POLL_WAIT_MS / 10; i++) {
+		srv = tcp_states(variant->family, port, cport);
+		cli = tcp_states(variant->family, cport, port);
+		if (!((srv | cli) & ~tw))
+			break;
+		usleep(10000);
+	}
+	ASSERT_EQ(tw, srv);
+	ASSERT_EQ(0, cli);
+}
+
 TEST_F(sockapi, bind_reuseport)
 {
 	bool smc = variant->srv_smc;
