@@ -143,12 +143,13 @@ static int asmc_clc_send(struct asmc_sock *smc, const void *msg, size_t len)
 
 static int __asmc_clc_send(struct asmc_sock *smc, const void *buf, size_t len)
 {
-	pr_debug("sock %p: CLC type %u sent (%zu bytes)\n", smc,
-		 ((const u8 *)buf)[4], len);
 	/* a fresh connection has room for a CLC message: never sleep */
 	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
 	struct kvec vec = { .iov_base = (void *)buf, .iov_len = len };
 	int rc;
+
+	pr_debug("sock %p: CLC type %u sent (%zu bytes)\n", smc,
+		 ((const u8 *)buf)[4], len);
 
 	rc = kernel_sendmsg(smc->clcsock, &msg, &vec, 1, len);
 	if (rc < 0)

@@ -691,7 +691,7 @@ TEST_F(sockapi, bind_reuseaddr)
 	a = accept_wait(l);
 	ASSERT_SYS(close(a));
 	ASSERT_TRUE(poll1(c, POLLIN, POLL_WAIT_MS) & POLLIN);
-	ASSERT_EQ(0, recv(c, &ch, 1, 0));
+	ASSERT_EQ(0, ASSERT_SYS(recv(c, &ch, 1, 0)));
 	ASSERT_SYS(close(c));
 	ASSERT_SYS(close(l));
 
@@ -752,7 +752,7 @@ TEST_F(sockapi, close_time_wait)
 	ASSERT_SYS(close(l));
 	ASSERT_SYS(close(a));
 	ASSERT_TRUE(poll1(c, POLLIN, POLL_WAIT_MS) & POLLIN);
-	ASSERT_EQ(0, recv(c, &ch, 1, 0));
+	ASSERT_EQ(0, ASSERT_SYS(recv(c, &ch, 1, 0)));
 	ASSERT_SYS(close(c));
 	/* AF_SMC ends its internal TCP connection after close() returned */
 	for (i = 0; i < POLL_WAIT_MS / 10; i++) {
@@ -1285,7 +1285,7 @@ TEST_F(sockapi, recv_waitall)
 	ASSERT_SYS(shutdown(self->p, SHUT_WR));
 	ASSERT_EQ(10, recv(self->s, small, sizeof(small), MSG_WAITALL));
 	ASSERT_MEMEQ("0123456789", small, 10);
-	ASSERT_EQ(0, recv(self->s, small, sizeof(small), MSG_WAITALL));
+	ASSERT_EQ(0, ASSERT_SYS(recv(self->s, small, sizeof(small), MSG_WAITALL)));
 }
 
 TEST_F(sockapi, recv_dontwait)
@@ -1338,7 +1338,7 @@ static void send_after_peer_close(self_t *self, const variant_t *v, int flags)
 	connect_pair(self, v);
 	close_fd(self, self->p);
 	ASSERT_TRUE(poll1(self->s, POLLRDHUP, POLL_WAIT_MS) & POLLRDHUP);
-	ASSERT_EQ(0, recv(self->s, &ch, 1, MSG_DONTWAIT));
+	ASSERT_EQ(0, ASSERT_SYS(recv(self->s, &ch, 1, MSG_DONTWAIT)));
 	ASSERT_EQ(1, send(self->s, "x", 1, flags));
 	ASSERT_TRUE(poll1(self->s, 0, POLL_WAIT_MS) & POLLHUP);
 	ASSERT_EQ(0, sigpipes);
@@ -1581,7 +1581,7 @@ TEST_F(sockapi, poll_rdhup)
 	ASSERT_SYS(shutdown(self->p, SHUT_WR));
 	ASSERT_EQ(POLLIN | POLLOUT | POLLRDHUP,
 		  poll1(self->s, POLLIN | POLLOUT | POLLRDHUP, POLL_WAIT_MS));
-	ASSERT_EQ(0, recv(self->s, &ch, 1, 0));
+	ASSERT_EQ(0, ASSERT_SYS(recv(self->s, &ch, 1, 0)));
 	/* Still writable. */
 	send_str(self->s, "y");
 	recv_str(self->p, "y");
@@ -1600,7 +1600,7 @@ TEST_F(sockapi, poll_hup)
 	ASSERT_TRUE(poll1(self->s, POLLRDHUP, POLL_WAIT_MS) & POLLRDHUP);
 	ASSERT_SYS(shutdown(self->s, SHUT_WR));
 	ASSERT_EQ(POLLIN | POLLOUT | POLLHUP | POLLRDHUP, poll1(self->s, ev, 0));
-	ASSERT_EQ(0, recv(self->p, &ch, 1, 0));
+	ASSERT_EQ(0, ASSERT_SYS(recv(self->p, &ch, 1, 0)));
 	ASSERT_EQ(POLLIN | POLLOUT | POLLHUP | POLLRDHUP, poll1(self->p, ev, POLL_WAIT_MS));
 }
 
@@ -1726,8 +1726,8 @@ TEST_F(sockapi, shutdown_wr)
 	send_str(self->s, "last");
 	ASSERT_SYS(shutdown(self->s, SHUT_WR));
 	recv_str(self->p, "last");
-	ASSERT_EQ(0, recv(self->p, &ch, 1, 0));
-	ASSERT_EQ(0, recv(self->p, &ch, 1, 0));
+	ASSERT_EQ(0, ASSERT_SYS(recv(self->p, &ch, 1, 0)));
+	ASSERT_EQ(0, ASSERT_SYS(recv(self->p, &ch, 1, 0)));
 	ASSERT_ERRNO(send(self->s, "x", 1, MSG_NOSIGNAL), EPIPE);
 	ASSERT_EQ(0, sigpipes);
 	/* The other direction still works. */
@@ -1746,7 +1746,7 @@ TEST_F(sockapi, shutdown_rd)
 	ASSERT_SYS(shutdown(self->s, SHUT_RD));
 	set_timeo(self->s, SO_RCVTIMEO, 2000);	/* a safety net: it must not block */
 	t0 = now();
-	ASSERT_EQ(0, recv(self->s, &ch, 1, 0));
+	ASSERT_EQ(0, ASSERT_SYS(recv(self->s, &ch, 1, 0)));
 	ASSERT_GT(1.0, now() - t0);
 	ASSERT_EQ(POLLIN | POLLOUT | POLLRDHUP,
 		  poll1(self->s, POLLIN | POLLOUT | POLLRDHUP, 0));
@@ -1762,7 +1762,7 @@ TEST_F(sockapi, shutdown_rdwr)
 	connect_pair(self, variant);
 	ASSERT_SYS(shutdown(self->s, SHUT_RDWR));
 	ASSERT_EQ(0, recv_all(self->p, &ch, 1));
-	ASSERT_EQ(0, recv(self->s, &ch, 1, 0));
+	ASSERT_EQ(0, ASSERT_SYS(recv(self->s, &ch, 1, 0)));
 	ASSERT_ERRNO(send(self->s, "x", 1, MSG_NOSIGNAL), EPIPE);
 	ASSERT_EQ(0, sigpipes);
 	/* The peer may still send; s just does not read it. */
@@ -1814,7 +1814,7 @@ TEST_F(sockapi, close_unread_rst)
 	ASSERT_TRUE(poll1(self->p, POLLIN, POLL_WAIT_MS) & POLLERR);
 	ASSERT_ERRNO(recv(self->p, &ch, 1, 0), ECONNRESET);
 	/* The error is reported once; then the connection reads as closed. */
-	ASSERT_EQ(0, recv(self->p, &ch, 1, 0));
+	ASSERT_EQ(0, ASSERT_SYS(recv(self->p, &ch, 1, 0)));
 	ASSERT_ERRNO(send(self->p, "x", 1, MSG_NOSIGNAL), EPIPE);
 }
 
