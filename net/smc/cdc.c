@@ -12,6 +12,7 @@
 #include "netns.h"
 #include "socket.h"
 #include "tx.h"
+#include "wr.h"
 
 void asmc_conn_init(struct asmc_conn *conn)
 {

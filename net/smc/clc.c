@@ -22,6 +22,7 @@
 #include "llc.h"
 #include "netns.h"
 #include "tx.h"
+#include "wr.h"
 
 static int __asmc_clc_send(struct asmc_sock *smc, const void *buf, size_t len);
 

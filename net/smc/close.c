@@ -17,6 +17,7 @@
 #include "llc.h"
 #include "socket.h"
 #include "tx.h"
+#include "wr.h"
 
 /* The internal TCP connection got the peer's FIN, or is no longer open. */
 static bool asmc_close_tcp_done(const struct sock *tsk)

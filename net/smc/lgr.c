@@ -18,6 +18,7 @@
 #include "llc.h"
 #include "netns.h"
 #include "socket.h"
+#include "wr.h"
 
 #define ASMC_LGR_HASH_BITS	8
 

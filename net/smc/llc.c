@@ -13,6 +13,7 @@
 #include "netns.h"
 #include "socket.h"
 #include "trace.h"
+#include "wr.h"
 
 struct asmc_llc_rxq {
 	struct list_head	node;

@@ -11,6 +11,7 @@
 #include "netns.h"
 #include "sysctl.h"
 #include "tx.h"
+#include "wr.h"
 
 static int asmc_lim_zero;
 static int asmc_lim_one = 1;

@@ -14,6 +14,7 @@
 #include "netns.h"
 #include "socket.h"
 #include "tx.h"
+#include "wr.h"
 
 /* Free room in the send buffer. */
 u64 asmc_tx_space(struct asmc_sock *smc)

@@ -15,6 +15,7 @@
 #include "llc.h"
 #include "netns.h"
 #include "trace.h"
+#include "wr.h"
 
 static void asmc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc);
 static void asmc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc);
