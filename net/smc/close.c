@@ -15,6 +15,7 @@
 #include "debug.h"
 #include "lgr.h"
 #include "llc.h"
+#include "netns.h"
 #include "socket.h"
 #include "tx.h"
 #include "wr.h"
@@ -35,17 +36,21 @@ static bool asmc_close_tcp_done(const struct sock *tsk)
 static void asmc_close_await_tcp_fin(struct asmc_sock *smc)
 {
 	struct socket *clcsock = smc->clcsock;
+	struct net *net = sock_net(&smc->sk);
 
 	if (!clcsock || !test_bit(ASMC_SOCK_PASSIVE_CLOSE, &smc->flags) ||
 	    READ_ONCE(smc->conn.peer_conn_flags) & ASMC_CDC_PEER_CONN_ABORT)
 		return;
+	asmc_stats_wire(net, ASMC_STAT_CLOSE_FIN_WAIT, 1);
 	/* TCP wakes its wait queue with wake_up_interruptible(); a worker
 	 * gets no signals, so this sleep ends by FIN or time only
 	 */
 	if (!wait_event_interruptible_timeout(*sk_sleep(clcsock->sk),
 					      asmc_close_tcp_done(clcsock->sk),
-					      ASMC_CLOSE_TCP_FIN))
+					      ASMC_CLOSE_TCP_FIN)) {
 		pr_debug("sock %p: no TCP FIN from the peer\n", smc);
+		asmc_stats_wire(net, ASMC_STAT_CLOSE_FIN_LATE, 1);
+	}
 }
 
 /* Free the connection's share of the link group and drop the socket's

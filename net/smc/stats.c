@@ -120,5 +120,8 @@ void asmc_stats_show(struct seq_file *m, struct asmc_stats *st)
 	seq_printf(m, "smcr_llc confirm_rkey %llu delete_rkey %llu\n",
 		   r->wire[ASMC_STAT_LLC_CONFIRM_RKEY],
 		   r->wire[ASMC_STAT_LLC_DELETE_RKEY]);
+	seq_printf(m, "smcr_close fin_wait %llu fin_late %llu\n",
+		   r->wire[ASMC_STAT_CLOSE_FIN_WAIT],
+		   r->wire[ASMC_STAT_CLOSE_FIN_LATE]);
 	kfree(snap);
 }

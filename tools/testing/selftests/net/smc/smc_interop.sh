@@ -54,6 +54,7 @@ run_phase() { # phase ours|intree
 		python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" >/dev/null 2>&1
 		conn0=$(smc_obj_created conn)
 		fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
+		read -r fw0 fl0 <<<"$(smc_counters smcr_close fin_wait fin_late)"
 	fi
 	smc_barrier "$phase.loaded" 120
 	# size port conns
@@ -96,6 +97,11 @@ run_phase() { # phase ours|intree
 		# peer's closing CDC; with Linux's smc as the peer some of them
 		# wait the whole time (not understood yet, see issue notes)
 		smc_check_released "$phase" 45
+		# where ours closed after the peer, the kernel's smc (the first
+		# closer) ended the TCP connection at once, as ours does
+		read -r fw fl <<<"$(smc_counters smcr_close fin_wait fin_late)"
+		tap_check "$phase: the kernel's smc sent its TCP FIN within 1 s of each of our closes after its own ($((fw - fw0)) closes, $((fl - fl0)) late)" \
+			[ "$((fl - fl0))" = 0 ]
 	fi
 	smc_barrier "$phase.freed" 120
 }
