@@ -103,7 +103,11 @@ smc_objs_balanced() {
 smc_check_released() {
 	local i
 	for i in $(seq 1 $(( ${2:-15} * 10 ))); do
-		smc_objs_balanced && { tap_ok "objects released after $1"; return 0; }
+		if smc_objs_balanced; then
+			[ "$i" -gt 10 ] && echo "# objects of $1 took $((i / 10)) s to go"
+			tap_ok "objects released after $1"
+			return 0
+		fi
 		# link groups idle only once their last connection finished
 		# closing: free them now instead of after 600 s
 		[ $((i % 10)) = 0 ] && echo 1 > "$SMC_DBG/flush_idle" 2>/dev/null
