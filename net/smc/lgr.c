@@ -202,7 +202,13 @@ void asmc_buf_put(struct asmc_lgr *lgr, struct asmc_buf *buf)
 		return;
 	mutex_lock(&lgr->mutex);
 	if (lgr->terminating) {
-		asmc_buf_free(lgr, buf);
+		/* the device may read a send buffer until the link's QP is
+		 * destroyed: until then the buffer waits for release_hw
+		 */
+		if (lgr->links[0] || lgr->hw_releasing)
+			list_add(&buf->node, &lgr->unused_bufs);
+		else
+			asmc_buf_free(lgr, buf);
 		mutex_unlock(&lgr->mutex);
 		return;
 	}
@@ -321,6 +327,7 @@ static struct asmc_lgr *asmc_lgr_new(struct net *net, u8 role, u8 version,
 	memcpy(lgr->peer_id, peer_id, 8);
 	mutex_init(&lgr->mutex);
 	INIT_LIST_HEAD(&lgr->bufs);
+	INIT_LIST_HEAD(&lgr->unused_bufs);
 	xa_init_flags(&lgr->conns, XA_FLAGS_ALLOC1);
 	for (i = 0; i < ASMC_BUF_SIZES; i++) {
 		INIT_LIST_HEAD(&lgr->free_rmbs[i]);
@@ -352,19 +359,35 @@ static struct asmc_link *asmc_lgr_unpublish_link(struct asmc_lgr *lgr)
 /* Free what the group holds on the RDMA device: MRs, DMA mappings, the
  * link's QP and CQs, and with them the device reference. Memory still in
  * use by connections stays until they let go.
+ *
+ * The link is destroyed outside lgr->mutex: a device may take long to let
+ * go of a QP (rxe waits up to 50 s for packets it still has in flight),
+ * and connections that leave meanwhile take the mutex to give their
+ * buffers back. Once unpublished, nobody else reaches the link through
+ * the group, and no buffer gets mapped on it any more.
  */
 static void asmc_lgr_release_hw(struct asmc_lgr *lgr)
 {
-	struct asmc_link *lnk;
-	struct asmc_buf *buf;
+	struct asmc_link *lnk = NULL;
+	struct asmc_buf *buf, *tmp;
 
 	mutex_lock(&lgr->mutex);
 	if (lgr->links[0]) {
 		list_for_each_entry(buf, &lgr->bufs, lgr_node)
 			asmc_buf_unmap(lgr, buf);
 		lnk = asmc_lgr_unpublish_link(lgr);
-		asmc_link_destroy(lnk);
 		lgr->retired = lnk;
+		lgr->hw_releasing = true;
+	}
+	mutex_unlock(&lgr->mutex);
+	if (!lnk)
+		return;
+	asmc_link_destroy(lnk);
+	mutex_lock(&lgr->mutex);
+	lgr->hw_releasing = false;
+	list_for_each_entry_safe(buf, tmp, &lgr->unused_bufs, node) {
+		list_del_init(&buf->node);
+		asmc_buf_free(lgr, buf);
 	}
 	mutex_unlock(&lgr->mutex);
 }

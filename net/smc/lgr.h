@@ -180,6 +180,13 @@ struct asmc_lgr {
 	 * group, which every connection holds a reference on
 	 */
 	struct asmc_link	*retired;
+	/* retired is being destroyed (without lgr->mutex held). Buffers
+	 * given back by connections of a terminating group before its QP is
+	 * gone wait in unused_bufs (by their node): the device may still
+	 * read them. Freed once the link is destroyed.
+	 */
+	bool			hw_releasing;
+	struct list_head	unused_bufs;
 	struct xarray		conns;		/* token -> struct asmc_sock */
 	u32			next_token;
 	int			conns_num;
