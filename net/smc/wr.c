@@ -454,9 +454,9 @@ static void asmc_link_reg_qp_create(struct asmc_link *lnk)
 				  IB_QP_MIN_RNR_TIMER);
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = IB_QPS_RTS;
-	attr.timeout = 15;
-	attr.retry_cnt = 7;
-	attr.rnr_retry = 7;
+	attr.timeout = ASMC_QP_TIMEOUT;
+	attr.retry_cnt = ASMC_QP_RETRY_CNT;
+	attr.rnr_retry = ASMC_QP_RNR_RETRY;
 	attr.sq_psn = psn;
 	attr.max_rd_atomic = 1;
 	if (!rc)
@@ -634,9 +634,9 @@ int asmc_link_rts(struct asmc_link *lnk)
 	struct ib_qp_attr attr = {};
 
 	attr.qp_state = IB_QPS_RTS;
-	attr.timeout = 15;		/* 4.096 us << 15, about 134 ms */
-	attr.retry_cnt = 7;
-	attr.rnr_retry = 7;		/* infinite */
+	attr.timeout = ASMC_QP_TIMEOUT;
+	attr.retry_cnt = ASMC_QP_RETRY_CNT;
+	attr.rnr_retry = ASMC_QP_RNR_RETRY;
 	attr.sq_psn = lnk->psn;
 	attr.max_rd_atomic = 1;
 	return ib_modify_qp(lnk->qp, &attr, IB_QP_STATE | IB_QP_TIMEOUT |

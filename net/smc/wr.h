@@ -16,6 +16,16 @@
 #define ASMC_WR_WRITES_PER_TX	2	/* RDMA WRITEs before one CDC */
 #define ASMC_WR_SEND_DEPTH(slots) ((slots) * (1 + ASMC_WR_WRITES_PER_TX) + 8)
 
+/* RC transport: a send unacknowledged for 4.096 us << ASMC_QP_TIMEOUT
+ * (about 268 ms) is retried ASMC_QP_RETRY_CNT times, then the link fails:
+ * a dead peer is noticed within about 2 s. Not 7: rxe takes a retry count
+ * of 7 for "retry forever" and would never report a dead peer. Receiver
+ * not ready (RNR) is retried forever (7, as the specification defines).
+ */
+#define ASMC_QP_TIMEOUT		16
+#define ASMC_QP_RETRY_CNT	6
+#define ASMC_QP_RNR_RETRY	7
+
 struct asmc_ibsel;
 struct asmc_link;
 
