@@ -54,7 +54,7 @@ run_phase() { # phase ours|intree
 		python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" >/dev/null 2>&1
 		conn0=$(smc_obj_created conn)
 		fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
-		read -r fw0 fl0 <<<"$(smc_counters smcr_close fin_wait fin_late)"
+		read -r fw0 fl0 <<<"$(smc_fin)"
 	fi
 	smc_barrier "$phase.loaded" 120
 	# size port conns
@@ -99,7 +99,7 @@ run_phase() { # phase ours|intree
 		smc_check_released "$phase" 45
 		# where ours closed after the peer, the kernel's smc (the first
 		# closer) ended the TCP connection at once, as ours does
-		read -r fw fl <<<"$(smc_counters smcr_close fin_wait fin_late)"
+		read -r fw fl <<<"$(smc_fin)"
 		tap_check "$phase: the kernel's smc sent its TCP FIN within 1 s of each of our closes after its own ($((fw - fw0)) closes, $((fl - fl0)) late)" \
 			[ "$((fl - fl0))" = 0 ]
 	fi

@@ -142,6 +142,10 @@ smc_wire() { smc_counters smcr_wire "$@"; }
 # smc_llc KEY...: LLC requests we sent (smcr_llc: confirm_rkey, delete_rkey)
 smc_llc() { smc_counters smcr_llc "$@"; }
 
+# smc_fin: passive closes that waited for the peer's TCP FIN, and those
+# that gave up after 1 s (smcr_close: fin_wait fin_late)
+smc_fin() { smc_counters smcr_close fin_wait fin_late; }
+
 # smc_lgrs_all PATTERN: the SMC-R link group dump (smc_nl.py lgr-smcr) goes
 # to the TAP diagnostics; true when there is a group and every one matches
 # the extended regular expression PATTERN

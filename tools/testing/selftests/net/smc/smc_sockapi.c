@@ -542,6 +542,19 @@ static void recv_str(int fd, const char *str)
 	ASSERT_STREQ(str, buf);
 }
 
+/* The accepted end @a closes first; the client @c sees EOF, then closes.
+ * As in TCP, the server's port is the one left with TIME_WAIT.
+ */
+static void server_closes_first(int a, int c)
+{
+	char ch;
+
+	ASSERT_SYS(close(a));
+	ASSERT_TRUE(poll1(c, POLLIN, POLL_WAIT_MS) & POLLIN);
+	ASSERT_EQ(0, ASSERT_SYS(recv(c, &ch, 1, 0)));
+	ASSERT_SYS(close(c));
+}
+
 /* ---- socket() ---- */
 
 TEST_F(sockapi, socket_dgram)
@@ -670,7 +683,6 @@ TEST_F(sockapi, bind_reuseaddr)
 	uint16_t port;
 	socklen_t len;
 	int l, c, a, x, y;
-	char ch;
 
 	l = ASSERT_SYS(new_sock(variant, smc, 0));
 	set_int(l, SOL_SOCKET, SO_REUSEADDR, 1);
@@ -689,10 +701,7 @@ TEST_F(sockapi, bind_reuseaddr)
 	/* The server end closes first: it keeps the port in TIME_WAIT. */
 	c = make_client(variant, variant->cli_smc, port);
 	a = accept_wait(l);
-	ASSERT_SYS(close(a));
-	ASSERT_TRUE(poll1(c, POLLIN, POLL_WAIT_MS) & POLLIN);
-	ASSERT_EQ(0, ASSERT_SYS(recv(c, &ch, 1, 0)));
-	ASSERT_SYS(close(c));
+	server_closes_first(a, c);
 	ASSERT_SYS(close(l));
 
 	x = ASSERT_SYS(new_sock(variant, smc, 0));
@@ -740,7 +749,6 @@ TEST_F(sockapi, close_time_wait)
 	unsigned int srv = 0, cli = 0, tw = 1u << TCP_ST_TIME_WAIT;
 	uint16_t port, cport;
 	int l, c, a, i;
-	char ch;
 
 	/* The server end closes first: as in TCP, its port keeps the connection
 	 * in TIME_WAIT once both ends are closed, and the client's keeps none.
@@ -750,10 +758,7 @@ TEST_F(sockapi, close_time_wait)
 	a = accept_wait(l);
 	cport = local_port(c);
 	ASSERT_SYS(close(l));
-	ASSERT_SYS(close(a));
-	ASSERT_TRUE(poll1(c, POLLIN, POLL_WAIT_MS) & POLLIN);
-	ASSERT_EQ(0, ASSERT_SYS(recv(c, &ch, 1, 0)));
-	ASSERT_SYS(close(c));
+	server_closes_first(a, c);
 	/* AF_SMC ends its internal TCP connection after close() returned */
 	for (i = 0; i < POLL_WAIT_MS / 10; i++) {
 		srv = tcp_states(variant->family, port, cport);

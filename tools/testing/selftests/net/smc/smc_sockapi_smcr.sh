@@ -27,7 +27,7 @@ python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" ||
 
 conns0=$(awk '$1 == "conn" { print $3 }' "$SMC_DBG/objects")
 fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
-read -r fw0 fl0 <<<"$(smc_counters smcr_close fin_wait fin_late)"
+read -r fw0 fl0 <<<"$(smc_fin)"
 
 SMC_TEST_ADDR4=$ADDR "$SMC_TESTDIR/smc_sockapi" -v smc_smc_v4 |
 	sed 's/sockapi\.smc_smc_v4\./sockapi_smcr./'
@@ -112,7 +112,7 @@ echo 1 > "$SMC_DBG/flush_idle"
 smc_check_released "SMC-R socket API cases"
 # an end that closed after its peer waited for the peer's TCP FIN before
 # sending its own (close_time_wait has one); none waited in vain
-read -r fw fl <<<"$(smc_counters smcr_close fin_wait fin_late)"
+read -r fw fl <<<"$(smc_fin)"
 tap_check "closes after the peer's waited for its TCP FIN ($((fw - fw0))), none in vain ($((fl - fl0)))" \
 	[ "$((fw - fw0))" -ge 1 -a "$((fl - fl0))" = 0 ]
 tap_done
