@@ -112,6 +112,7 @@ static const char *const asmc_fault_names[ASMC_FAULT_MAX] = {
 	[ASMC_FAULT_VERBS]	= "verbs",
 	[ASMC_FAULT_LLC]	= "llc",
 	[ASMC_FAULT_POST]	= "post",
+	[ASMC_FAULT_SLOWQP]	= "slowqp",
 };
 
 /* The knobs are plain integers read without a lock: a test sets

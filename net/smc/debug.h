@@ -54,6 +54,9 @@ enum asmc_fault_site {
 	ASMC_FAULT_VERBS,	/* PD, CQs, QPs, control slot arrays */
 	ASMC_FAULT_LLC,		/* a received LLC request is lost */
 	ASMC_FAULT_POST,	/* ib_post_send of CDC/LLC/registration */
+	ASMC_FAULT_SLOWQP,	/* destroying a link's QP takes 5 s, as with
+				 * rxe waiting for packets still in flight
+				 */
 	ASMC_FAULT_MAX
 };
 

@@ -5,6 +5,7 @@
  */
 #define pr_fmt(fmt) "smc: " fmt
 
+#include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -694,6 +695,8 @@ void asmc_link_destroy(struct asmc_link *lnk)
 			pr_debug("link %p: %d sends, %d receives not flushed\n",
 				 lnk, atomic_read(&lnk->tx_inflight),
 				 atomic_read(&lnk->rx_posted));
+		if (asmc_fault(ASMC_FAULT_SLOWQP))
+			msleep(5000);
 		ib_destroy_qp(lnk->qp);
 		lnk->qp = NULL;
 	}

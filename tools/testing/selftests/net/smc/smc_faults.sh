@@ -46,13 +46,17 @@ injected() {
 	awk -v s="$1" '$1 == s { print $5 }' "$F/injected"
 }
 
-# fault_on SITE INTERVAL TIMES: fail every INTERVAL-th call of SITE
+# fault_on "SITE..." INTERVAL TIMES: fail every INTERVAL-th call of the
+# SITEs (one budget of TIMES for all)
 fault_on() {
-	local bit
-	bit=$(awk -v s="$1" '$1 == s { print $3 }' "$F/injected")
+	local site bit mask=0
+	for site in $1; do
+		bit=$(awk -v s="$site" '$1 == s { print $3 }' "$F/injected")
+		mask=$((mask | 1 << bit))
+	done
 	echo "$2" >"$F/interval"
 	echo "$3" >"$F/times"
-	printf '0x%x\n' $((1 << bit)) >"$F/sites"
+	printf '0x%x\n' $mask >"$F/sites"
 }
 
 # xfer NAME CONNS BYTES [client opts]: server and client, both must end
@@ -173,7 +177,7 @@ for site in post; do
 		-t $DEADLINE 2>/tmp/faults.srv &
 	spid=$!
 	smc_wait_port $PORT 10
-	timeout $DEADLINE "$SMC_XFER" -q -f smc -p $PORT -n 8M -c 2 -P \
+	timeout $DEADLINE "$SMC_XFER" -q -f smc -p $PORT -n 1G -c 2 -P \
 		-t $DEADLINE "$ADDR" 2>/tmp/faults.cli &
 	cpid=$!
 	sleep 2
@@ -184,11 +188,47 @@ for site in post; do
 	xrc_s=$?
 	fault_off
 	n=$(( $(injected $site) - i0 ))
-	[ $xrc_c != 124 ] && [ $xrc_s != 124 ]
+	[ $xrc_c != 124 ] && [ $xrc_s != 124 ] && [ $n -gt 0 ]
 	xfer_result $? "$site fault mid-transfer" "both ends returned" \
 		"client $xrc_c, server $xrc_s, $n injected" \
 		"client $xrc_c, server $xrc_s: 124 is hung" 60
 done
+
+# 4b. the same with a device that takes 5 s to destroy each QP (rxe waits
+# up to 50 s for packets of the QP still in the stack): the link groups'
+# teardown must not hold up the connections' closes, whose sockets go
+# while the QPs are still being destroyed
+i0=$(injected slowqp)
+PORT=$((PORT + 1))
+timeout $DEADLINE "$SMC_XFER" -s -q -f smc -p $PORT -c 2 -P \
+	-t $DEADLINE 2>/tmp/faults.srv &
+spid=$!
+smc_wait_port $PORT 10
+timeout $DEADLINE "$SMC_XFER" -q -f smc -p $PORT -n 1G -c 2 -P \
+	-t $DEADLINE "$ADDR" 2>/tmp/faults.cli &
+cpid=$!
+sleep 2
+fault_on "post slowqp" 1 -1
+wait $cpid
+xrc_c=$?
+wait $spid
+xrc_s=$?
+fault_on slowqp 1 -1
+for i in $(seq 30); do
+	[ "$(smc_obj_live sock)" = 0 ] && break
+	sleep 0.1
+done
+socks=$(smc_obj_live sock) links=$(smc_obj_live link)
+n=$(( $(injected slowqp) - i0 ))
+# the links still there are the broken ones, being destroyed (slowqp
+# already fired for one at least): idle groups keep no link past a
+# termination
+[ $xrc_c != 124 ] && [ $xrc_s != 124 ] && [ "$socks" = 0 ] &&
+	[ "$links" -gt 0 ] && [ $n -gt 0 ]
+xfer_result $? "slow QP destroy" "sockets released within 3 s while QPs are destroyed" \
+	"client $xrc_c, server $xrc_s, $links links left, $n slow destroys" \
+	"client $xrc_c, server $xrc_s, $socks sockets and $links links left, $n slow destroys" 30
+fault_off
 
 # 5. the kernel's failslab/fail_page_alloc on the test programs' own
 # allocations (process context: socket, connect, send, receive)
