@@ -168,10 +168,11 @@ fi
 echo 1 >"$SMC_DBG/flush_idle"
 smc_check_released "a lost LLC request" 30
 
-# 4. a failed post in the middle of a transfer breaks the link: both ends
-# get an error (or finish), none hangs
-for site in post; do
-	i0=$(injected $site)
+# broken_xfer "SITE..." TIMES: two parallel connections send 1G each way;
+# 2 s in, the SITEs fail (TIMES in all); both ends must return within
+# DEADLINE. Sets xrc_s/xrc_c (124: hung).
+broken_xfer() {
+	local spid cpid
 	PORT=$((PORT + 1))
 	timeout $DEADLINE "$SMC_XFER" -s -q -f smc -p $PORT -c 2 -P \
 		-t $DEADLINE 2>/tmp/faults.srv &
@@ -181,38 +182,30 @@ for site in post; do
 		-t $DEADLINE "$ADDR" 2>/tmp/faults.cli &
 	cpid=$!
 	sleep 2
-	fault_on $site 1 1
+	fault_on "$1" 1 "$2"
 	wait $cpid
 	xrc_c=$?
 	wait $spid
 	xrc_s=$?
-	fault_off
-	n=$(( $(injected $site) - i0 ))
-	[ $xrc_c != 124 ] && [ $xrc_s != 124 ] && [ $n -gt 0 ]
-	xfer_result $? "$site fault mid-transfer" "both ends returned" \
-		"client $xrc_c, server $xrc_s, $n injected" \
-		"client $xrc_c, server $xrc_s: 124 is hung" 60
-done
+}
+
+# 4. a failed post in the middle of a transfer breaks the link: both ends
+# get an error (or finish), none hangs
+i0=$(injected post)
+broken_xfer post 1
+fault_off
+n=$(( $(injected post) - i0 ))
+[ $xrc_c != 124 ] && [ $xrc_s != 124 ] && [ $n -gt 0 ]
+xfer_result $? "post fault mid-transfer" "both ends returned" \
+	"client $xrc_c, server $xrc_s, $n injected" \
+	"client $xrc_c, server $xrc_s: 124 is hung" 60
 
 # 4b. the same with a device that takes 5 s to destroy each QP (rxe waits
 # up to 50 s for packets of the QP still in the stack): the link groups'
 # teardown must not hold up the connections' closes, whose sockets go
 # while the QPs are still being destroyed
 i0=$(injected slowqp)
-PORT=$((PORT + 1))
-timeout $DEADLINE "$SMC_XFER" -s -q -f smc -p $PORT -c 2 -P \
-	-t $DEADLINE 2>/tmp/faults.srv &
-spid=$!
-smc_wait_port $PORT 10
-timeout $DEADLINE "$SMC_XFER" -q -f smc -p $PORT -n 1G -c 2 -P \
-	-t $DEADLINE "$ADDR" 2>/tmp/faults.cli &
-cpid=$!
-sleep 2
-fault_on "post slowqp" 1 -1
-wait $cpid
-xrc_c=$?
-wait $spid
-xrc_s=$?
+broken_xfer "post slowqp" -1
 fault_on slowqp 1 -1
 for i in $(seq 30); do
 	[ "$(smc_obj_live sock)" = 0 ] && break
