@@ -17,13 +17,15 @@
 #define ASMC_WR_SEND_DEPTH(slots) ((slots) * (1 + ASMC_WR_WRITES_PER_TX) + 8)
 
 /* RC transport: a send unacknowledged for 4.096 us << ASMC_QP_TIMEOUT
- * (about 268 ms) is retried ASMC_QP_RETRY_CNT times, then the link fails:
- * a dead peer is noticed within about 2 s. Not 7: rxe takes a retry count
- * of 7 for "retry forever" and would never report a dead peer. Receiver
- * not ready (RNR) is retried forever (7, as the specification defines).
+ * (about 134 ms) is retried ASMC_QP_RETRY_CNT times, then the link fails.
+ * rxe takes a retry count of 7 for "retry forever": a dead peer is then
+ * noticed by TEST_LINK only. Kept so on purpose: between TCG guests rxe
+ * loses packets in bursts, and a count of 6 (with 268 ms) failed a link
+ * to a live net/smc peer in CI (retry_exceeded_err 1, 22 retries in the
+ * run). Receiver not ready (RNR) is retried forever (7, by definition).
  */
-#define ASMC_QP_TIMEOUT		16
-#define ASMC_QP_RETRY_CNT	6
+#define ASMC_QP_TIMEOUT		15
+#define ASMC_QP_RETRY_CNT	7
 #define ASMC_QP_RNR_RETRY	7
 
 struct asmc_ibsel;
