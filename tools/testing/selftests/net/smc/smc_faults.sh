@@ -207,10 +207,7 @@ xfer_result $? "post fault mid-transfer" "both ends returned" \
 i0=$(injected slowqp)
 broken_xfer "post slowqp" -1
 fault_on slowqp 1 -1
-for i in $(seq 30); do
-	[ "$(smc_obj_live sock)" = 0 ] && break
-	sleep 0.1
-done
+smc_wait_objs sock 0 3
 socks=$(smc_obj_live sock) links=$(smc_obj_live link)
 n=$(( $(injected slowqp) - i0 ))
 # the links still there are the broken ones, being destroyed (slowqp

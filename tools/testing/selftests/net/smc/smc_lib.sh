@@ -188,6 +188,17 @@ smc_wait_gone() {
 	return 1
 }
 
+# smc_wait_objs TYPE MAX SECS: true when at most MAX objects of TYPE
+# (debugfs objects: lgr, link, sock, ...) are live within SECS
+smc_wait_objs() {
+	local i
+	for i in $(seq $(($3 * 10))); do
+		[ "$(smc_obj_live "$1")" -le "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # smc_wait_tcp HOST PORT [TIMEOUT]: wait until a remote TCP port accepts
 smc_wait_tcp() {
 	local i
