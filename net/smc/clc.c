@@ -11,6 +11,8 @@
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <linux/utsname.h>
+#include <linux/inetdevice.h>
+#include <net/addrconf.h>
 #include <net/route.h>
 #include <net/sock.h>
 #include "clc.h"
@@ -388,7 +390,7 @@ static void asmc_clc_detach(struct asmc_sock *smc, struct asmc_lgr_ref *ref)
 
 /* Fill an Accept/Confirm describing our side of the connection. */
 static void asmc_clc_fill_accept(struct asmc_sock *smc, struct asmc_link *lnk,
-				 struct asmc_clc_accept *a, u8 type,
+				 struct asmc_clc_accept *a, u8 type, u8 version,
 				 bool first_contact, const u8 *eid,
 				 const struct asmc_clc_v2x *agreed)
 {
@@ -397,7 +399,7 @@ static void asmc_clc_fill_accept(struct asmc_sock *smc, struct asmc_link *lnk,
 
 	memset(a, 0, sizeof(*a));
 	a->type = type;
-	a->version = 2;
+	a->version = version;	/* v1: the fields below 64 only */
 	a->first_contact = first_contact;
 	asmc_clc_peer_id(a->peer_id, lnk->sel.mac);
 	memcpy(a->gid, lnk->sel.gid, 16);
@@ -512,15 +514,130 @@ static void asmc_clc_smc_ready(struct asmc_sock *smc)
 	if (!(smc->sk.sk_userlocks & SOCK_RCVBUF_LOCK))
 		WRITE_ONCE(smc->sk.sk_rcvbuf, 2 * conn->rmbe_size);
 	asmc_stats_conn_ok(sock_net(&smc->sk), smc->role == ASMC_ROLE_SERVER,
-			   true);
+			   conn->lgr->smc_version >= 2);
 	asmc_stats_rmb_size(sock_net(&smc->sk), false, conn->rmbe_size);
 	asmc_stats_rmb_size(sock_net(&smc->sk), true, conn->sndbuf_size);
 	asmc_obj_created(ASMC_OBJ_CONN, conn);
 }
 
+/* The connection's source address as 16 bytes (IPv4 v4-mapped). */
+static void asmc_clc_src(struct sock *clcsk, u8 *src)
+{
+	if (clcsk->sk_family == AF_INET6 &&
+	    !ipv6_addr_v4mapped(&clcsk->sk_v6_rcv_saddr))
+		memcpy(src, &clcsk->sk_v6_rcv_saddr, 16);
+	else
+		ipv6_addr_set_v4mapped(inet_sk(clcsk)->inet_saddr,
+				       (struct in6_addr *)src);
+}
+
+/* Addresses and prefix lengths of the network device @ifindex: IPv4 ones
+ * for an IPv4 connection, else IPv6 ones that are not link-local.
+ */
+static int asmc_clc_dev_prefixes(struct net *net, int ifindex, bool v4,
+				 struct asmc_clc_prefix *out, int max)
+{
+	const struct in_ifaddr *ifa;
+	struct inet6_ifaddr *ifp;
+	struct net_device *ndev;
+	struct in_device *in4;
+	struct inet6_dev *in6;
+	int n = 0;
+
+	rcu_read_lock();
+	ndev = dev_get_by_index_rcu(net, ifindex);
+	if (!ndev)
+		goto out;
+	if (v4) {
+		in4 = __in_dev_get_rcu(ndev);
+		if (!in4)
+			goto out;
+		in_dev_for_each_ifa_rcu(ifa, in4) {
+			if (n == max)
+				break;
+			memset(&out[n], 0, sizeof(out[n]));
+			ipv6_addr_set_v4mapped(ifa->ifa_local,
+					       (struct in6_addr *)out[n].addr);
+			out[n].len = ifa->ifa_prefixlen;
+			out[n++].v4 = true;
+		}
+		goto out;
+	}
+	in6 = __in6_dev_get(ndev);
+	if (!in6)
+		goto out;
+	read_lock_bh(&in6->lock);
+	list_for_each_entry(ifp, &in6->addr_list, if_list) {
+		if (n == max)
+			break;
+		if (ipv6_addr_type(&ifp->addr) & IPV6_ADDR_LINKLOCAL)
+			continue;
+		memcpy(out[n].addr, &ifp->addr, 16);
+		out[n].len = ifp->prefix_len;
+		out[n++].v4 = false;
+	}
+	read_unlock_bh(&in6->lock);
+out:
+	rcu_read_unlock();
+	return n;
+}
+
+#define ASMC_CLC_DEV_PREFIXES	16	/* addresses of a device we look at */
+
+/* Client: can this connection offer SMC-R v1? Needs a v1 GID (or, with
+ * net.smc.smcr_v1 = 2, the source address's RoCE v2 GID) and a subnet to
+ * name in the IP prefix area, which @p gets (IPv6 entries in @v6buf).
+ */
+static bool asmc_clc_client_v1(struct sock *clcsk, struct asmc_ibsel *sel,
+			       struct asmc_clc_proposal *p, u8 *v6buf)
+{
+	struct asmc_sysctl *sc = &asmc_net(sock_net(clcsk))->sysctl;
+	struct asmc_clc_prefix *pfx;
+	int mode = READ_ONCE(sc->smcr_v1), n;
+	u8 src[16];
+	bool ok;
+
+	if (mode == ASMC_V1_OFF ||
+	    asmc_ib_select_v1(clcsk, mode == ASMC_V1_ANY_GID, sel))
+		return false;
+	pfx = kcalloc(ASMC_CLC_DEV_PREFIXES, sizeof(*pfx), GFP_KERNEL);
+	asmc_clc_src(clcsk, src);
+	n = pfx ? asmc_clc_dev_prefixes(sock_net(clcsk), sel->ifindex,
+					ipv6_addr_v4mapped((void *)src), pfx,
+					ASMC_CLC_DEV_PREFIXES) : 0;
+	ok = !asmc_clc_prefix_area(p, src, pfx, n, v6buf);
+	kfree(pfx);
+	if (!ok)
+		asmc_ibsel_put(sel);
+	return ok;
+}
+
+/* Server: do the client's v1 prefixes name a subnet of our device? */
+static bool asmc_clc_server_prefix_ok(struct sock *clcsk, int ifindex,
+				      const struct asmc_clc_proposal *p)
+{
+	struct asmc_clc_prefix *pfx;
+	u8 src[16];
+	bool ok;
+	int n;
+
+	pfx = kcalloc(ASMC_CLC_DEV_PREFIXES, sizeof(*pfx), GFP_KERNEL);
+	if (!pfx)
+		return false;
+	asmc_clc_src(clcsk, src);
+	n = asmc_clc_dev_prefixes(sock_net(clcsk), ifindex,
+				  ipv6_addr_v4mapped((void *)src), pfx,
+				  ASMC_CLC_DEV_PREFIXES);
+	ok = asmc_clc_prefix_match(p, pfx, n);
+	kfree(pfx);
+	return ok;
+}
+
 /* Client side of the handshake. Returns 1 when the connection runs over
  * SMC-R, 0 with res->reason set for a TCP fallback (a Decline was sent or
- * received), or a negative error (the connection fails).
+ * received), or a negative error (the connection fails). Offers SMC-R v2
+ * and v1 as far as the sysctls, devices and addresses allow; the server
+ * picks one.
  */
 int asmc_clc_client_handshake(struct asmc_sock *smc,
 			      struct asmc_hs_result *res)
@@ -528,26 +645,33 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 	struct sock *clcsk = smc->clcsock->sk;
 	struct net *net = sock_net(&smc->sk);
 	u8 eids[ASMC_CLC_MAX_UEID_RX][ASMC_EID_LEN];
+	u8 v6buf[ASMC_CLC_MAX_PREFIX * ASMC_CLC_IPV6_ENTRY];
+	struct asmc_ibsel sel1 = {}, sel2 = {}, *sel;
 	struct asmc_clc_proposal prop = {};
 	struct asmc_clc_v2x ours, agreed;
 	struct asmc_lgr_ref ref = {};
 	struct asmc_clc_accept acc, cfm;
-	struct asmc_ibsel sel = {};
 	struct asmc_clc_hdr hdr;
 	struct asmc_link *lnk;
 	u8 version = 1, *buf;
+	bool v1, v2 = false;
 	u32 reason = 0;
-	int rc, n;
+	int rc, n = 0;
 
 	res->peer_diag = 0;
-	if (asmc_ib_select_v2(clcsk, &sel)) {
-		reason = ASMC_DECL_NOSMCDEV;
-		goto decline;
+	if (READ_ONCE(asmc_net(net)->sysctl.smcr_v2) &&
+	    !asmc_ib_select_v2(clcsk, &sel2)) {
+		n = asmc_ueid_copy(net, eids, SMC_MAX_UEID);
+		v2 = n > 0;
+		if (!v2) {
+			/* SMC-R v2 needs a user EID on both hosts */
+			asmc_ibsel_put(&sel2);
+			reason = ASMC_DECL_NOUEID;
+		}
 	}
-	n = asmc_ueid_copy(net, eids, SMC_MAX_UEID);
-	if (n <= 0) {
-		/* SMC-R v2 needs a user EID on both hosts */
-		reason = ASMC_DECL_NOUEID;
+	v1 = asmc_clc_client_v1(clcsk, &sel1, &prop, v6buf);
+	if (!v1 && !v2) {
+		reason = reason ?: ASMC_DECL_NOSMCDEV;
 		goto decline;
 	}
 	buf = ASMC_FAULTY(ASMC_FAULT_CLC, NULL,
@@ -558,12 +682,16 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 	}
 
 	prop.version = 2;
-	prop.v1_path = ASMC_PATH_NONE;
-	prop.v2_path = ASMC_PATH_R;
-	asmc_clc_peer_id(prop.peer_id, sel.mac);
+	prop.v1_path = v1 ? ASMC_PATH_R : ASMC_PATH_NONE;
+	prop.v2_path = v2 ? ASMC_PATH_R : ASMC_PATH_NONE;
+	asmc_clc_peer_id(prop.peer_id, v1 ? sel1.mac : sel2.mac);
+	if (v1) {
+		memcpy(prop.gid, sel1.gid, 16);
+		memcpy(prop.mac, sel1.mac, ETH_ALEN);
+	}
 	prop.n_ueid = n;
 	prop.ueids = &eids[0][0];
-	memcpy(prop.roce_v2_gid, sel.gid, 16);
+	memcpy(prop.roce_v2_gid, sel2.gid, 16);
 	asmc_clc_v2x_ours(net, &ours);
 	prop.release = ours.release;
 	prop.max_conns = ours.max_conns;
@@ -581,32 +709,34 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 		rc = asmc_clc_take_decline(buf, &hdr, res);
 		goto out_free;
 	}
-	version = 2;
 	rc = asmc_clc_accept_parse(buf, hdr.length, &acc);
 	if (rc)
 		goto out_free;
-	if (acc.smcd || acc.version < 2) {
+	version = acc.version >= 2 ? 2 : 1;
+	if (acc.smcd || (version == 2 ? !v2 : !v1)) {
 		reason = ASMC_DECL_MODEUNSUPP;
 		goto decline_free;
 	}
-	if (!asmc_ueid_match(net, acc.eid, acc.eid)) {
+	sel = version == 2 ? &sel2 : &sel1;
+	if (version == 2 && !asmc_ueid_match(net, acc.eid, acc.eid)) {
 		reason = ASMC_DECL_NOUEID;
 		goto decline_free;
 	}
-	/* a first contact's Accept carries the agreed release and limits */
+	/* a first contact's v2 Accept carries the agreed release and limits */
 	agreed = ours;
-	if (acc.first_contact) {
+	if (version == 2 && acc.first_contact) {
 		reason = asmc_clc_v2x_client(&acc, &ours, &agreed);
 		if (reason)
 			goto decline_free;
 	}
 
-	rc = asmc_lgr_client_attach(smc, acc.peer_id, acc.gid, acc.qpn, 2,
-				    acc.first_contact, &sel, &ref);
+	rc = asmc_lgr_client_attach(smc, acc.peer_id, acc.gid, acc.mac, acc.qpn,
+				    version, acc.first_contact, sel, &ref);
 	if (rc == -ENOENT) {
 		/* the server reused a group we do not have */
 		kfree(buf);
-		asmc_ibsel_put(&sel);
+		asmc_ibsel_put(&sel1);
+		asmc_ibsel_put(&sel2);
 		res->reason = ASMC_DECL_SYNCERR;
 		return asmc_clc_send_decline_sync(smc, version);
 	}
@@ -616,7 +746,8 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 	}
 	lnk = ref.link;
 	if (ref.first_contact) {
-		lnk->v2_direct = acc.v2_direct ||
+		/* v1 peers share a subnet: one hop */
+		lnk->v2_direct = version == 1 || acc.v2_direct ||
 				 asmc_clc_direct(clcsk, acc.gid);
 		rc = asmc_clc_peer_link(lnk, &acc, lnk->sel.mtu);
 		if (!rc)
@@ -625,7 +756,8 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 			reason = ASMC_DECL_ERR_RDYLNK;
 			goto decline_detach;
 		}
-		asmc_clc_note_peer(ref.lgr, &acc, acc.eid, &agreed);
+		if (version == 2)
+			asmc_clc_note_peer(ref.lgr, &acc, acc.eid, &agreed);
 	}
 	rc = asmc_clc_take_peer(smc, &acc);
 	if (rc)
@@ -642,7 +774,7 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 		}
 	}
 
-	asmc_clc_fill_accept(smc, lnk, &cfm, ASMC_CLC_CONFIRM,
+	asmc_clc_fill_accept(smc, lnk, &cfm, ASMC_CLC_CONFIRM, version,
 			     ref.first_contact, acc.eid, &agreed);
 	rc = asmc_clc_send_accept(smc, &cfm);
 	if (rc)
@@ -670,7 +802,9 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 		asmc_lgr_setup_done(&ref, true);
 	}
 	kfree(buf);
-	asmc_ibsel_put(&sel);	/* a first contact's link took it over */
+	/* a first contact's link took its selection over */
+	asmc_ibsel_put(&sel1);
+	asmc_ibsel_put(&sel2);
 	asmc_clc_smc_ready(smc);
 	return 1;
 
@@ -683,12 +817,14 @@ decline_detach:
 decline_free:
 	kfree(buf);
 decline:
-	asmc_ibsel_put(&sel);
+	asmc_ibsel_put(&sel1);
+	asmc_ibsel_put(&sel2);
 	res->reason = reason;
 	return asmc_clc_send_decline(smc, reason, version);
 out_free:
 	kfree(buf);
-	asmc_ibsel_put(&sel);
+	asmc_ibsel_put(&sel1);
+	asmc_ibsel_put(&sel2);
 	return rc;
 }
 
@@ -702,6 +838,44 @@ static bool asmc_clc_match_ueid(struct net *net,
 		if (asmc_ueid_match(net, p->ueids + i * ASMC_EID_LEN, eid))
 			return true;
 	return false;
+}
+
+/* Server: can we take the client's SMC-R v2 offer? 0 or a Decline reason;
+ * on success @sel holds the device.
+ */
+static u32 asmc_clc_server_v2(struct sock *clcsk,
+			      const struct asmc_clc_proposal *p, u8 *eid,
+			      const struct asmc_clc_v2x *ours,
+			      struct asmc_clc_v2x *agreed,
+			      struct asmc_ibsel *sel)
+{
+	u32 reason;
+
+	if (!p->n_ueid || !asmc_clc_match_ueid(sock_net(clcsk), p, eid))
+		return ASMC_DECL_NOUEID;
+	reason = asmc_clc_v2x_server(p, ours, agreed);
+	if (reason)
+		return reason;
+	return asmc_ib_select_v2(clcsk, sel) ? ASMC_DECL_NOSMCRDEV : 0;
+}
+
+/* Server: can we take the client's SMC-R v1 offer (a v1 GID as
+ * net.smc.smcr_v1 allows, and a common subnet)? 0 or a Decline reason.
+ */
+static u32 asmc_clc_server_v1(struct sock *clcsk,
+			      const struct asmc_clc_proposal *p,
+			      struct asmc_ibsel *sel)
+{
+	int mode = READ_ONCE(asmc_net(sock_net(clcsk))->sysctl.smcr_v1);
+
+	if (mode == ASMC_V1_OFF ||
+	    asmc_ib_select_v1(clcsk, mode == ASMC_V1_ANY_GID, sel))
+		return ASMC_DECL_NOSMCRDEV;
+	if (!asmc_clc_server_prefix_ok(clcsk, sel->ifindex, p)) {
+		asmc_ibsel_put(sel);
+		return ASMC_DECL_DIFFPREFIX;
+	}
+	return 0;
 }
 
 /* Server side: wait for the Proposal (or a Decline) and answer it. Returns
@@ -720,8 +894,8 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 	struct asmc_clc_hdr hdr;
 	struct asmc_link *lnk;
 	u8 eid[ASMC_EID_LEN];
-	u32 reason = 0;
-	u8 version = 1;
+	u32 reason = 0, v1_reason;
+	u8 version = 1, smcv = 0;
 	u8 *buf;
 	int rc;
 
@@ -751,32 +925,40 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 		goto out;
 	version = prop.version >= 2 ? 2 : 1;
 
-	/* only SMC-R v2 so far (Soft-RoCE has no RoCE v1 GIDs) */
-	if (version < 2 || !asmc_path_has_r(prop.v2_path)) {
-		reason = ASMC_DECL_NOSMCRDEV;
-		goto decline;
-	}
-	if (!prop.n_ueid || !asmc_clc_match_ueid(net, &prop, eid)) {
-		reason = ASMC_DECL_NOUEID;
-		goto decline;
-	}
+	/* SMC-R v2 when both can, else v1; a Decline names what stopped v2
+	 * if the client offered it, else what stopped v1
+	 */
 	asmc_clc_v2x_ours(net, &ours);
-	reason = asmc_clc_v2x_server(&prop, &ours, &agreed);
-	if (reason)
-		goto decline;
-	if (asmc_ib_select_v2(clcsk, &sel)) {
-		reason = ASMC_DECL_NOSMCRDEV;
-		goto decline;
+	agreed = ours;
+	reason = ASMC_DECL_NOSMCRDEV;
+	if (version >= 2 && asmc_path_has_r(prop.v2_path) &&
+	    READ_ONCE(asmc_net(net)->sysctl.smcr_v2)) {
+		reason = asmc_clc_server_v2(clcsk, &prop, eid, &ours, &agreed,
+					    &sel);
+		if (!reason)
+			smcv = 2;
 	}
-	rc = asmc_lgr_server_attach(smc, prop.peer_id, prop.roce_v2_gid, 2,
-				    &sel, &ref);
+	if (!smcv && asmc_path_has_r(prop.v1_path)) {
+		v1_reason = asmc_clc_server_v1(clcsk, &prop, &sel);
+		if (!v1_reason)
+			smcv = 1;
+		else if (reason == ASMC_DECL_NOSMCRDEV)
+			reason = v1_reason;
+	}
+	if (!smcv)
+		goto decline;
+	rc = asmc_lgr_server_attach(smc, prop.peer_id, smcv == 2 ?
+				    prop.roce_v2_gid : prop.gid, prop.mac,
+				    smcv, &sel, &ref);
 	if (rc) {
 		reason = rc == -ENOMEM ? ASMC_DECL_MEM : ASMC_DECL_INTERR;
 		goto decline_sel;
 	}
 	lnk = ref.link;
+	/* v1 peers share a subnet: one hop */
 	if (ref.first_contact)
-		lnk->v2_direct = asmc_clc_direct(clcsk, prop.roce_v2_gid);
+		lnk->v2_direct = smcv == 1 ||
+				 asmc_clc_direct(clcsk, prop.roce_v2_gid);
 	if (asmc_clc_bufs(smc)) {
 		reason = ASMC_DECL_MEM;
 		goto decline_detach;
@@ -788,7 +970,7 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 		goto decline_detach;
 	}
 
-	asmc_clc_fill_accept(smc, lnk, &acc, ASMC_CLC_ACCEPT,
+	asmc_clc_fill_accept(smc, lnk, &acc, ASMC_CLC_ACCEPT, smcv,
 			     ref.first_contact, eid, &agreed);
 	rc = asmc_clc_send_accept(smc, &acc);
 	if (rc)
@@ -803,14 +985,15 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 		goto out;
 	}
 	rc = asmc_clc_accept_parse(buf, hdr.length, &cfm);
-	if (!rc && (cfm.smcd || cfm.version < 2))
+	if (!rc && (cfm.smcd || (cfm.version >= 2 ? 2 : 1) != smcv))
 		rc = -EPROTO;
 	if (!rc)
 		rc = asmc_clc_take_peer(smc, &cfm);
 	if (rc)
 		goto abort_detach;
 	if (ref.first_contact) {
-		reason = asmc_clc_v2x_confirm_check(&cfm, &agreed);
+		reason = smcv == 2 ? asmc_clc_v2x_confirm_check(&cfm, &agreed) :
+				     0;
 		if (reason)
 			goto decline_detach;
 		rc = asmc_clc_peer_link(lnk, &cfm, lnk->sel.mtu);
@@ -822,7 +1005,8 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 			reason = ASMC_DECL_ERR_RDYLNK;
 			goto decline_detach;
 		}
-		asmc_clc_note_peer(ref.lgr, &cfm, eid, &agreed);
+		if (smcv == 2)
+			asmc_clc_note_peer(ref.lgr, &cfm, eid, &agreed);
 		if (asmc_buf_register(smc->conn.rmb, lnk)) {
 			reason = ASMC_DECL_ERR_REGBUF;
 			goto decline_detach;

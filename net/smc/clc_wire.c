@@ -602,6 +602,110 @@ u32 asmc_clc_v2x_confirm_check(const struct asmc_clc_accept *c,
 	return 0;
 }
 
+/* @bytes bytes of @in with only the first @bits bits kept, into @out. */
+static void prefix_mask(u8 *out, const u8 *in, unsigned int bits,
+			unsigned int bytes)
+{
+	unsigned int i;
+
+	for (i = 0; i < bytes; i++) {
+		if (bits >= 8)
+			out[i] = in[i];
+		else
+			out[i] = in[i] & (u8)(0xff00 >> bits);
+		bits = bits >= 8 ? bits - 8 : 0;
+	}
+}
+
+static bool is_v4mapped(const u8 *a)
+{
+	static const u8 pfx[12] = { [10] = 0xff, [11] = 0xff };
+
+	return !memcmp(a, pfx, sizeof(pfx));
+}
+
+/* Client: the IP prefix area of a v1 offer for a connection from @src (16
+ * bytes, IPv4 v4-mapped) over a device with the @n addresses in @dev: the
+ * subnet of the IPv4 source address, or up to 8 IPv6 prefixes of the
+ * device (written to @ipv6_buf, 8 * 17 bytes). -ENOENT when there is no
+ * prefix to offer (v1 is then not possible).
+ */
+int asmc_clc_prefix_area(struct asmc_clc_proposal *p, const u8 *src,
+			 const struct asmc_clc_prefix *dev, int n,
+			 u8 *ipv6_buf)
+{
+	u8 subnet[4];
+	int i;
+
+	p->ipv4_subnet = 0;
+	p->ipv4_prefix_len = 0;
+	p->n_ipv6 = 0;
+	p->ipv6 = ipv6_buf;
+	if (is_v4mapped(src)) {
+		for (i = 0; i < n; i++) {
+			if (!dev[i].v4 || dev[i].len > 32 ||
+			    memcmp(dev[i].addr, src, 16))
+				continue;
+			prefix_mask(subnet, src + 12, dev[i].len, 4);
+			p->ipv4_subnet = get_unaligned_be32(subnet);
+			p->ipv4_prefix_len = dev[i].len;
+			return 0;
+		}
+		return -ENOENT;
+	}
+	for (i = 0; i < n && p->n_ipv6 < ASMC_CLC_MAX_PREFIX; i++) {
+		u8 *e = ipv6_buf + p->n_ipv6 * ASMC_CLC_IPV6_ENTRY;
+
+		if (dev[i].v4 || dev[i].len > 128)
+			continue;
+		prefix_mask(e, dev[i].addr, dev[i].len, 16);
+		e[16] = dev[i].len;
+		p->n_ipv6++;
+	}
+	return p->n_ipv6 ? 0 : -ENOENT;
+}
+
+/* Server: does v1 Proposal @p name a subnet of the device's addresses in
+ * @dev? IPv4 (no IPv6 prefixes): an address with the proposed prefix
+ * length lies in the proposed subnet; IPv6: a prefix and length of the
+ * device equal a proposed one.
+ */
+bool asmc_clc_prefix_match(const struct asmc_clc_proposal *p,
+			   const struct asmc_clc_prefix *dev, int n)
+{
+	u8 mine[16], theirs[16], subnet[4];
+	const u8 *e;
+	int i, j;
+
+	/* bits past the prefix length do not count (as the peer may set
+	 * them): compare both sides masked
+	 */
+	put_unaligned_be32(p->ipv4_subnet, subnet);
+	prefix_mask(subnet, subnet, p->ipv4_prefix_len, 4);
+	for (i = 0; i < n; i++) {
+		if (!p->n_ipv6) {
+			if (!dev[i].v4 || dev[i].len != p->ipv4_prefix_len)
+				continue;
+			prefix_mask(mine, dev[i].addr + 12, dev[i].len, 4);
+			if (!memcmp(mine, subnet, 4))
+				return true;
+			continue;
+		}
+		if (dev[i].v4 || dev[i].len > 128)
+			continue;
+		prefix_mask(mine, dev[i].addr, dev[i].len, 16);
+		for (j = 0; j < p->n_ipv6; j++) {
+			e = p->ipv6 + j * ASMC_CLC_IPV6_ENTRY;
+			if (e[16] != dev[i].len)
+				continue;
+			prefix_mask(theirs, e, e[16], 16);
+			if (!memcmp(theirs, mine, 16))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Compressed RMBE size: 16 KiB << code. */
 u32 asmc_rmbe_code_to_size(u8 code)
 {

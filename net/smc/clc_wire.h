@@ -245,6 +245,21 @@ u32 asmc_clc_v2x_client(const struct asmc_clc_accept *a,
 u32 asmc_clc_v2x_confirm_check(const struct asmc_clc_accept *c,
 			       const struct asmc_clc_v2x *agreed);
 
+/* One IP address of a network device with its prefix length; IPv4 as
+ * v4-mapped IPv6. SMC-R v1 needs the peers in a common subnet.
+ */
+struct asmc_clc_prefix {
+	u8 addr[16];
+	u8 len;			/* IPv4: 0..32, IPv6: 0..128 */
+	bool v4;
+};
+
+int asmc_clc_prefix_area(struct asmc_clc_proposal *p, const u8 *src,
+			 const struct asmc_clc_prefix *dev, int n,
+			 u8 *ipv6_buf);
+bool asmc_clc_prefix_match(const struct asmc_clc_proposal *p,
+			   const struct asmc_clc_prefix *dev, int n);
+
 u32 asmc_rmbe_code_to_size(u8 code);
 u8 asmc_rmbe_size_to_code(u32 size, u8 max_code);
 u32 asmc_mtu_code_to_bytes(u8 code);

@@ -178,37 +178,61 @@ static struct net_device *asmc_ib_egress_dev(struct sock *clcsk)
 	return ndev;
 }
 
-/* A RoCE v2 GID on @ndev carrying IPv4 address @saddr, on an active port.
- * When the administrator gave @ndev a PNET ID, only IB ports with the same
- * PNET ID qualify.
+/* What a connection needs of a GID: its version, and the TCP source
+ * address (IPv4 as v4-mapped IPv6, the form of an IP-based GID).
  */
-static bool asmc_ib_try_port_v2(struct net *net, struct asmc_ibdev *dev,
-				u8 port, struct net_device *ndev, __be32 saddr,
-				struct asmc_ibsel *sel)
+struct asmc_ib_want {
+	u8		version;	/* 1 or 2 */
+	bool		any_gid;	/* v1 on a RoCE v2 GID allowed */
+	struct in6_addr	src;
+};
+
+/* 2: this GID is the one to use; 1: usable if nothing better turns up;
+ * 0: not for this connection.
+ */
+static int asmc_ib_gid_fits(const struct ib_gid_attr *attr,
+			    const struct asmc_ib_want *want)
+{
+	bool same = !memcmp(attr->gid.raw, &want->src, 16);
+
+	if (attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP)
+		return (want->version == 2 || want->any_gid) && same ? 2 : 0;
+	if (attr->gid_type == IB_GID_TYPE_ROCE && want->version == 1)
+		return same ? 2 : 1;	/* RoCE v1 is L2: any GID will do */
+	return 0;
+}
+
+/* A GID on @ndev for @want on an active port. When the administrator gave
+ * @ndev a PNET ID, only IB ports with the same PNET ID qualify.
+ */
+static bool asmc_ib_try_port(struct net *net, struct asmc_ibdev *dev,
+			     u8 port, struct net_device *ndev,
+			     const struct asmc_ib_want *want,
+			     struct asmc_ibsel *sel)
 {
 	const struct ib_gid_attr *attr;
 	struct net_device *gid_ndev;
 	char pnetid[17];
-	int i, tbl_len;
-	bool found = false;
+	int i, tbl_len, fit, best = 0;
 
 	if (!asmc_pnet_get_ndev_pnetid(net, ndev, pnetid) &&
 	    !asmc_pnet_same(net, ndev, dev_name(&dev->ibdev->dev), port))
 		return false;
 
 	tbl_len = READ_ONCE(dev->ports[port - 1].gid_tbl_len);
-	for (i = 0; i < tbl_len && !found; i++) {
+	for (i = 0; i < tbl_len && best < 2; i++) {
 		attr = rdma_get_gid_attr(dev->ibdev, port, i);
 		if (IS_ERR(attr))
 			continue;
-		if (attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
-		    ipv6_addr_v4mapped((struct in6_addr *)attr->gid.raw) &&
-		    !memcmp(&attr->gid.raw[12], &saddr, 4)) {
+		fit = asmc_ib_gid_fits(attr, want);
+		if (fit > best) {
 			rcu_read_lock();
 			gid_ndev = rdma_read_gid_attr_ndev_rcu(attr);
 			if (!IS_ERR(gid_ndev) && gid_ndev == ndev) {
-				found = true;
+				best = fit;
 				sel->gid_index = i;
+				sel->roce_v2 = attr->gid_type ==
+					       IB_GID_TYPE_ROCE_UDP_ENCAP;
 				memcpy(sel->gid, attr->gid.raw, 16);
 				memcpy(sel->mac, ndev->dev_addr, ETH_ALEN);
 			}
@@ -216,31 +240,39 @@ static bool asmc_ib_try_port_v2(struct net *net, struct asmc_ibdev *dev,
 		}
 		rdma_put_gid_attr(attr);
 	}
-	return found;
+	return best > 0;
 }
 
-/* Choose device, port and RoCE v2 GID for the TCP connection of @clcsk
- * (IPv4 only, as SMC-R v2 requires). On success @sel holds a device
- * reference; release it with asmc_ibsel_put().
+/* Choose device, port and GID for the TCP connection of @clcsk. On
+ * success @sel holds a device reference; release it with
+ * asmc_ibsel_put().
  */
-int asmc_ib_select_v2(struct sock *clcsk, struct asmc_ibsel *sel)
+static int asmc_ib_select(struct sock *clcsk, struct asmc_ib_want *want,
+			  struct asmc_ibsel *sel)
 {
 	__be32 saddr = inet_sk(clcsk)->inet_saddr;
 	struct net_device *ndev;
 	struct asmc_ibdev *dev;
+	bool v4 = true;
 	int rc = -ENODEV;
 	u8 p;
 
 	memset(sel, 0, sizeof(*sel));
+	if (clcsk->sk_family != AF_INET && clcsk->sk_family != AF_INET6)
+		return -EAFNOSUPPORT;
 	/* an IPv6 socket talking IPv4 (a dual-stack listener's child, or a
 	 * connect to ::ffff:a.b.c.d) has its IPv4 addresses in inet_sk
 	 */
 	if (clcsk->sk_family == AF_INET6 &&
 	    !(ipv6_addr_v4mapped(&clcsk->sk_v6_rcv_saddr) &&
 	      ipv6_addr_v4mapped(&clcsk->sk_v6_daddr)))
-		return -EAFNOSUPPORT;
-	if (clcsk->sk_family != AF_INET && clcsk->sk_family != AF_INET6)
-		return -EAFNOSUPPORT;
+		v4 = false;
+	if (!v4 && want->version == 2)
+		return -EAFNOSUPPORT;	/* SMC-R v2 is IPv4 only */
+	if (v4)
+		ipv6_addr_set_v4mapped(saddr, &want->src);
+	else
+		want->src = clcsk->sk_v6_rcv_saddr;
 	ndev = asmc_ib_egress_dev(clcsk);
 	if (!ndev)
 		return -ENODEV;
@@ -249,8 +281,16 @@ int asmc_ib_select_v2(struct sock *clcsk, struct asmc_ibsel *sel)
 		 * RoCE device of the interface that owns the source address
 		 * (the device loops it back)
 		 */
-		struct net_device *own = ip_dev_find(sock_net(clcsk), saddr);
+		struct net_device *own;
 
+		if (v4) {
+			own = ip_dev_find(sock_net(clcsk), saddr);
+		} else {
+			rcu_read_lock();
+			own = ipv6_dev_find(sock_net(clcsk), &want->src, NULL);
+			dev_hold(own);
+			rcu_read_unlock();
+		}
 		dev_put(ndev);
 		if (!own)
 			return -ENODEV;
@@ -263,15 +303,15 @@ int asmc_ib_select_v2(struct sock *clcsk, struct asmc_ibsel *sel)
 		for (p = 1; p <= dev->nports; p++) {
 			if (!READ_ONCE(dev->ports[p - 1].active))
 				continue;
-			if (!asmc_ib_try_port_v2(sock_net(clcsk), dev, p, ndev,
-						 saddr, sel))
+			if (!asmc_ib_try_port(sock_net(clcsk), dev, p, ndev,
+					      want, sel))
 				continue;
 			asmc_ibdev_get(dev);
 			sel->dev = dev;
 			sel->port = p;
 			sel->mtu = READ_ONCE(dev->ports[p - 1].mtu);
-			sel->roce_v2 = true;
-			sel->saddr = (__force u32)saddr;
+			sel->saddr = v4 ? (__force u32)saddr : 0;
+			sel->ifindex = ndev->ifindex;
 			rc = 0;
 			goto out;
 		}
@@ -280,6 +320,25 @@ out:
 	rcu_read_unlock();
 	dev_put(ndev);
 	return rc;
+}
+
+/* SMC-R v2: the RoCE v2 GID of the connection's IPv4 source address. */
+int asmc_ib_select_v2(struct sock *clcsk, struct asmc_ibsel *sel)
+{
+	struct asmc_ib_want want = { .version = 2 };
+
+	return asmc_ib_select(clcsk, &want, sel);
+}
+
+/* SMC-R v1: a RoCE v1 GID on the connection's network device (IPv4 or
+ * IPv6), or with @any_gid also the RoCE v2 GID of its source address.
+ */
+int asmc_ib_select_v1(struct sock *clcsk, bool any_gid,
+		      struct asmc_ibsel *sel)
+{
+	struct asmc_ib_want want = { .version = 1, .any_gid = any_gid };
+
+	return asmc_ib_select(clcsk, &want, sel);
 }
 
 /* For dumps: a reference to the @n-th (from 0) device in use, or NULL past

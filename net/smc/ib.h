@@ -48,8 +48,9 @@ struct asmc_ibsel {
 	u8			gid[16];
 	u8			mac[ETH_ALEN];
 	enum ib_mtu		mtu;
-	bool			roce_v2;
-	u32			saddr;		/* v2: IPv4 source, network order */
+	bool			roce_v2;	/* a RoCE v2 (UDP) GID */
+	u32			saddr;		/* IPv4 source, network order */
+	int			ifindex;	/* the connection's net_device */
 };
 
 int asmc_ib_init(void);
@@ -57,6 +58,8 @@ void asmc_ib_exit(void);
 
 bool asmc_ib_any_device(void);
 int asmc_ib_select_v2(struct sock *clcsk, struct asmc_ibsel *sel);
+int asmc_ib_select_v1(struct sock *clcsk, bool any_gid,
+		      struct asmc_ibsel *sel);
 void asmc_ibsel_put(struct asmc_ibsel *sel);
 struct asmc_ibdev *asmc_ibdev_get_nth(unsigned long n);
 int asmc_ib_port_ifindex(struct asmc_ibdev *dev, u8 port);

@@ -5,6 +5,7 @@
  */
 #define pr_fmt(fmt) "smc: " fmt
 
+#include <linux/etherdevice.h>
 #include <linux/hash.h>
 #include <linux/idr.h>
 #include <linux/jhash.h>
@@ -525,12 +526,22 @@ static bool asmc_lgr_usable(struct asmc_lgr *lgr)
 	       lgr->conns_num < lgr->max_conns;
 }
 
+/* Does the group's link lead to the peer port @gid (v1: and @mac)? */
+static bool asmc_lgr_same_port(struct asmc_lgr *lgr, const u8 *gid,
+			       const u8 *mac)
+{
+	struct asmc_link *lnk = lgr->links[0];
+
+	return !memcmp(lnk->peer_gid, gid, 16) &&
+	       (lgr->smc_version >= 2 || ether_addr_equal(lnk->peer_mac, mac));
+}
+
 /* Server: reuse a group with this client (same peer ID, same peer GID on
- * its link and version), or build a new one (first contact). For a first
- * contact the bucket stays locked until asmc_lgr_setup_done().
+ * its link, v1 also MAC, and version), or build a new one (first contact).
+ * For a first contact the bucket stays locked until asmc_lgr_setup_done().
  */
 int asmc_lgr_server_attach(struct asmc_sock *smc, const u8 *peer_id,
-			   const u8 *peer_gid, u8 version,
+			   const u8 *peer_gid, const u8 *peer_mac, u8 version,
 			   struct asmc_ibsel *sel, struct asmc_lgr_ref *ref)
 {
 	struct asmc_lgr_bucket *b = asmc_lgr_bucket(peer_id,
@@ -545,7 +556,7 @@ int asmc_lgr_server_attach(struct asmc_sock *smc, const u8 *peer_id,
 		if (!net_eq(lgr->net, net) || lgr->role != ASMC_ROLE_SERVER ||
 		    lgr->smc_version != version ||
 		    memcmp(lgr->peer_id, peer_id, 8) ||
-		    memcmp(lgr->links[0]->peer_gid, peer_gid, 16) ||
+		    !asmc_lgr_same_port(lgr, peer_gid, peer_mac) ||
 		    lgr->links[0]->sel.dev != sel->dev)
 			continue;
 		mutex_lock(&lgr->mutex);
@@ -567,11 +578,12 @@ int asmc_lgr_server_attach(struct asmc_sock *smc, const u8 *peer_id,
 }
 
 /* Client: a first contact builds a new group; otherwise the Accept names
- * the server's link (QP number and GID) of a group we must already have.
- * -ENOENT then means the peers are out of sync.
+ * the server's link (QP number and GID, v1 also MAC) of a group we must
+ * already have. -ENOENT then means the peers are out of sync.
  */
 int asmc_lgr_client_attach(struct asmc_sock *smc, const u8 *peer_id,
-			   const u8 *peer_gid, u32 peer_qpn, u8 version,
+			   const u8 *peer_gid, const u8 *peer_mac,
+			   u32 peer_qpn, u8 version,
 			   bool first_contact, struct asmc_ibsel *sel,
 			   struct asmc_lgr_ref *ref)
 {
@@ -595,7 +607,7 @@ int asmc_lgr_client_attach(struct asmc_sock *smc, const u8 *peer_id,
 		    lgr->smc_version != version ||
 		    memcmp(lgr->peer_id, peer_id, 8) ||
 		    lgr->links[0]->peer_qpn != peer_qpn ||
-		    memcmp(lgr->links[0]->peer_gid, peer_gid, 16))
+		    !asmc_lgr_same_port(lgr, peer_gid, peer_mac))
 			continue;
 		mutex_lock(&lgr->mutex);
 		rc = asmc_lgr_usable(lgr) ? asmc_lgr_add_conn(lgr, smc) :

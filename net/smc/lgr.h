@@ -224,10 +224,11 @@ struct asmc_lgr *asmc_lgr_get_nth(struct net *net, unsigned long n);
 u32 asmc_lgr_links_on(const struct asmc_ibdev *dev, u8 port);
 void asmc_lgr_link_down(struct asmc_link *lnk);
 int asmc_lgr_server_attach(struct asmc_sock *smc, const u8 *peer_id,
-			   const u8 *peer_gid, u8 version,
+			   const u8 *peer_gid, const u8 *peer_mac, u8 version,
 			   struct asmc_ibsel *sel, struct asmc_lgr_ref *ref);
 int asmc_lgr_client_attach(struct asmc_sock *smc, const u8 *peer_id,
-			   const u8 *peer_gid, u32 peer_qpn, u8 version,
+			   const u8 *peer_gid, const u8 *peer_mac,
+			   u32 peer_qpn, u8 version,
 			   bool first_contact, struct asmc_ibsel *sel,
 			   struct asmc_lgr_ref *ref);
 void asmc_lgr_setup_done(struct asmc_lgr_ref *ref, bool ok);

@@ -89,7 +89,8 @@ static int asmc_nl_get_sys_info(struct sk_buff *skb,
 	    nla_put_u8(skb, SMC_NLA_SYS_REL, ASMC_NL_SMC_RELEASE) ||
 	    nla_put_u8(skb, SMC_NLA_SYS_IS_ISM_V2, 0) ||
 	    nla_put_string(skb, SMC_NLA_SYS_LOCAL_HOST, host) ||
-	    nla_put_u8(skb, SMC_NLA_SYS_IS_SMCR_V2, 1))
+	    nla_put_u8(skb, SMC_NLA_SYS_IS_SMCR_V2,
+		       !!READ_ONCE(asmc_net(net)->sysctl.smcr_v2)))
 		goto cancel;
 	if (!asmc_seid_copy(net, (u8 *)seid)) {
 		seid[SMC_MAX_EID_LEN] = '\0';

@@ -62,6 +62,8 @@ static const struct ctl_table asmc_sysctl_template[] = {
 		 &asmc_lim_wr_min, &asmc_lim_wr_max),
 	ASMC_INT("smcr_max_recv_wr", sysctl.smcr_max_recv_wr,
 		 &asmc_lim_wr_min, &asmc_lim_wr_max),
+	ASMC_INT("smcr_v1", sysctl.smcr_v1, &asmc_lim_zero, &asmc_lim_two),
+	ASMC_INT("smcr_v2", sysctl.smcr_v2, &asmc_lim_zero, &asmc_lim_one),
 	{ }
 };
 
@@ -76,6 +78,8 @@ static void asmc_sysctl_defaults(struct asmc_sysctl *s)
 	s->smcr_max_conns_per_lgr = ASMC_CONNS_PER_LGR;
 	s->smcr_max_send_wr = ASMC_WR_TX_SLOTS;
 	s->smcr_max_recv_wr = ASMC_WR_RX_BUFS;
+	s->smcr_v1 = ASMC_V1_ROCE1;
+	s->smcr_v2 = 1;
 }
 
 /* Set the defaults and register the namespace's own table. */

@@ -27,7 +27,17 @@ struct asmc_sysctl {
 	int			smcr_max_conns_per_lgr;
 	int			smcr_max_send_wr;
 	int			smcr_max_recv_wr;
+	int			smcr_v1;		/* ASMC_V1_* */
+	int			smcr_v2;		/* 0 or 1 */
 };
+
+/* net.smc.smcr_v1: which GIDs may carry an SMC-R v1 link. Linux's smc
+ * uses RoCE v1 GIDs only; RoCE v2 GIDs (Soft-RoCE has nothing else) work
+ * between hosts that both allow them.
+ */
+#define ASMC_V1_OFF		0
+#define ASMC_V1_ROCE1		1	/* default */
+#define ASMC_V1_ANY_GID		2
 
 int asmc_sysctl_net_init(struct net *net);
 void asmc_sysctl_net_exit(struct net *net);

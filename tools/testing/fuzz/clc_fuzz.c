@@ -60,6 +60,27 @@ static void decline_round_trip(const struct asmc_clc_decline *d)
 		    e.os_type == (d->version >= 2 ? ASMC_OS_LINUX : 0));
 }
 
+/* The server's v1 prefix check reads the parsed IP area (the IPv6
+ * entries inside the message): it must stay in bounds, and a device
+ * holding exactly the proposed IPv4 subnet must match.
+ */
+static void prefix_check(const struct asmc_clc_proposal *p)
+{
+	struct asmc_clc_prefix dev[2] = {
+		{ .addr = { [10] = 0xff, [11] = 0xff }, .v4 = true },
+		{ .addr = { 0x20, 0x01, 0x0d, 0xb8 }, .len = 64 },
+	};
+
+	if (p->v1_path == ASMC_PATH_NONE)
+		return;
+	(void)asmc_clc_prefix_match(p, dev, 2);
+	if (p->n_ipv6)
+		return;
+	put_unaligned_be32(p->ipv4_subnet, dev[0].addr + 12);
+	dev[0].len = p->ipv4_prefix_len;
+	FUZZ_ASSERT(asmc_clc_prefix_match(p, dev, 1));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -89,6 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(hdr.type == ASMC_CLC_PROPOSAL && hdr.length == len &&
 			    len <= ASMC_CLC_PROP_MAX);
 		proposal_round_trip(&p, len);
+		prefix_check(&p);
 	}
 	if (ra == 0) {
 		ok++;

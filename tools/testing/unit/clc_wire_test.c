@@ -955,6 +955,107 @@ static void test_v2x(struct kunit *test)
 	}
 }
 
+static void set_pfx(struct asmc_clc_prefix *e, const char *hex16, u8 len,
+		    bool v4)
+{
+	int i;
+
+	for (i = 0; i < 32; i++) {
+		char c = hex16[i];
+		u8 v = c <= '9' ? c - '0' : c - 'a' + 10;
+
+		e->addr[i / 2] = i % 2 ? e->addr[i / 2] | v : v << 4;
+	}
+	e->len = len;
+	e->v4 = v4;
+}
+
+/* v1 IP prefix area: the client builds it from its device's addresses,
+ * the server matches it against its own.
+ */
+static void test_prefix(struct kunit *test)
+{
+	struct asmc_clc_prefix dev[4], srv[3];
+	struct asmc_clc_proposal p, q;
+	u8 v6buf[8 * ASMC_CLC_IPV6_ENTRY], *buf, src[16];
+	int len, i;
+
+	buf = wt_alloc(test, BUF_LEN);
+	/* client 192.0.2.1/24 (and 10.1.2.3/8) on its device */
+	set_pfx(&dev[0], "00000000000000000000ffff0a010203", 8, true);
+	set_pfx(&dev[1], "00000000000000000000ffffc0000201", 24, true);
+	set_pfx(&dev[2], "20010db8000100000000000000000001", 64, false);
+	set_pfx(&dev[3], "20010db8ffff00000000000000000099", 48, false);
+	memcpy(src, dev[1].addr, 16);
+	memset(&p, 0, sizeof(p));
+	CHECK(asmc_clc_prefix_area(&p, src, dev, 4, v6buf) == 0 &&
+	      p.ipv4_subnet == 0xC0000200 && p.ipv4_prefix_len == 24 &&
+	      !p.n_ipv6, "IPv4 client offers the subnet of its source address");
+	src[15] = 7;	/* 192.0.2.7 is not on the device */
+	CHECK(asmc_clc_prefix_area(&p, src, dev, 4, v6buf) == -ENOENT,
+	      "IPv4 source not on the device: no prefix, no v1");
+	memcpy(src, dev[2].addr, 16);
+	CHECK(asmc_clc_prefix_area(&p, src, dev, 4, v6buf) == 0 &&
+	      p.n_ipv6 == 2 && v6buf[16] == 64 && v6buf[17 + 16] == 48 &&
+	      !memcmp(v6buf, dev[2].addr, 8) && !v6buf[15] &&
+	      v6buf[17 + 5] == 0xff && !v6buf[17 + 6],
+	      "IPv6 client offers its device's prefixes, masked");
+	CHECK(asmc_clc_prefix_area(&p, src, dev, 2, v6buf) == -ENOENT,
+	      "IPv6 client without IPv6 prefixes: no v1");
+
+	/* the area survives the wire: build a v1 proposal, parse it */
+	memset(&q, 0, sizeof(q));
+	asmc_clc_prefix_area(&p, src, dev, 4, v6buf);
+	p.version = 2;
+	p.v1_path = ASMC_PATH_R;
+	p.v2_path = ASMC_PATH_NONE;
+	len = asmc_clc_proposal_build(buf, BUF_LEN, &p);
+	CHECK(len == 80 + 8 + 2 * 17 + 4 &&
+	      asmc_clc_proposal_parse(buf, len, &q) == 0 && q.n_ipv6 == 2 &&
+	      !memcmp(q.ipv6, v6buf, 2 * 17),
+	      "v1-only IPv6 proposal with 2 prefixes: %d bytes, parses", len);
+
+	/* server 192.0.2.2/24, 2001:db8:1::2/64 */
+	set_pfx(&srv[0], "00000000000000000000ffffc0000202", 24, true);
+	set_pfx(&srv[1], "20010db8000100000000000000000002", 64, false);
+	set_pfx(&srv[2], "fe800000000000000000000000000002", 64, false);
+	CHECK(asmc_clc_prefix_match(&q, srv, 3),
+	      "server finds its IPv6 prefix among the proposed ones");
+	q.n_ipv6 = 1;
+	buf[88 + 16] = 64;	/* only 2001:db8:ffff::/48 left, as /64 */
+	q.ipv6 = buf + 88 + 17;
+	CHECK(!asmc_clc_prefix_match(&q, srv, 3),
+	      "other IPv6 prefix: no match (decline 0x03070000)");
+	memset(&q, 0, sizeof(q));
+	q.ipv4_subnet = 0xC0000200;
+	q.ipv4_prefix_len = 24;
+	CHECK(asmc_clc_prefix_match(&q, srv, 3),
+	      "IPv4 192.0.2.0/24 matches the server's 192.0.2.2/24");
+	q.ipv4_subnet = 0xC0000263;	/* host bits set: still that subnet */
+	CHECK(asmc_clc_prefix_match(&q, srv, 3),
+	      "IPv4 subnet with host bits set matches too");
+	q.ipv4_prefix_len = 25;
+	CHECK(!asmc_clc_prefix_match(&q, srv, 3),
+	      "IPv4 other prefix length: no match");
+	q.ipv4_prefix_len = 24;
+	q.ipv4_subnet = 0xC0000300;
+	CHECK(!asmc_clc_prefix_match(&q, srv, 3),
+	      "IPv4 other subnet: no match");
+	q.ipv4_subnet = 0;
+	q.ipv4_prefix_len = 0;
+	CHECK(!asmc_clc_prefix_match(&q, srv, 3) &&
+	      !asmc_clc_prefix_match(&q, srv, 0),
+	      "empty IP area (0/0) matches no device");
+	for (i = 0; i <= 32; i++) {
+		q.ipv4_prefix_len = i;
+		srv[0].len = i;
+		q.ipv4_subnet = 0xC0000202;
+		if (!asmc_clc_prefix_match(&q, srv, 1))
+			break;
+	}
+	CHECK(i == 33, "IPv4 prefix lengths 0..32 match their own address");
+}
+
 static struct kunit_case clc_wire_cases[] = {
 	KUNIT_CASE(test_decline),
 	KUNIT_CASE(test_header),
@@ -964,6 +1065,7 @@ static struct kunit_case clc_wire_cases[] = {
 	KUNIT_CASE(test_accept),
 	KUNIT_CASE(test_sizes),
 	KUNIT_CASE(test_v2x),
+	KUNIT_CASE(test_prefix),
 	{}
 };
 WIRE_TEST_SUITE(clc_wire, clc_wire_cases);
