@@ -63,6 +63,7 @@ selftests-build: tools
 # the interop tests skip when linux-source-6.1 is not installed).
 intree-peer:
 	-tools/testing/interop/build-intree-smc.sh $(KVER)
+	-tools/testing/interop/build-intree-smc.sh --v1 $(KVER)
 
 # The whole test suite: builds, boots guests, prints "N passed, N failed".
 test: module selftests-build intree-peer

@@ -9,14 +9,25 @@
 # (rxe arms nothing for the combined mask). Nothing of that source is
 # committed here.
 #
-# Usage: build-intree-smc.sh [KVER]   prints the directory holding the .ko files
+# --v1: a second, test-only build for SMC-R v1 interop. Linux's smc offers
+# and accepts v1 only on a RoCE v1 GID, which Soft-RoCE does not have; this
+# build takes an IPv4-mapped RoCE v2 GID where it looks for a v1 GID (GID
+# choice only, no wire change), so v1 CLC, LLC and CDC of both
+# implementations can meet over rxe. Goes to KVER-v1.
+#
+# Usage: build-intree-smc.sh [--v1] [KVER]   prints the directory holding the .ko files
 set -euo pipefail
 
+V1=
+if [ "${1:-}" = --v1 ]; then
+	V1=-v1
+	shift
+fi
 KVER=${1:-${KVER:-$(ls -1 /lib/modules | sort -V | tail -n 1)}}
 KDIR=${KDIR:-/lib/modules/$KVER/build}
 TARBALL=${SMC_LINUX_SOURCE:-$(ls -1 /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)}
 CACHE=${SMC_VM_CACHE:-/var/tmp/smc-vm}/intree-smc
-OUT=$CACHE/$KVER
+OUT=$CACHE/$KVER$V1
 
 [ -n "$TARBALL" ] && [ -f "$TARBALL" ] || {
 	echo "build-intree-smc: linux-source-6.1 not installed (apt-get install linux-source-6.1)" >&2
@@ -24,7 +35,7 @@ OUT=$CACHE/$KVER
 }
 [ -d "$KDIR" ] || { echo "build-intree-smc: no $KDIR" >&2; exit 1; }
 
-stamp="$(stat -c %s-%Y "$TARBALL") $(sha1sum "$0" | cut -c1-12) $KVER"
+stamp="$(stat -c %s-%Y "$TARBALL") $(sha1sum "$0" | cut -c1-12) $KVER$V1"
 if [ -f "$OUT/smc.ko" ] && [ "$(cat "$OUT/stamp" 2>/dev/null)" = "$stamp" ]; then
 	echo "$OUT"
 	exit 0
@@ -41,6 +52,14 @@ sed -i 's/qp_attr\.cur_qp_state/qp_attr.qp_state/' "$OUT/src/smc_core.h"
 n=$(grep -l 'IB_CQ_SOLICITED_MASK' "$OUT"/src/*.c | wc -l)
 [ "$n" -ge 1 ]
 sed -i 's/IB_CQ_SOLICITED_MASK/IB_CQ_NEXT_COMP/' "$OUT"/src/*.c
+
+if [ -n "$V1" ]; then
+	v1gid='!smcrv2 \&\& attr->gid_type == IB_GID_TYPE_ROCE)'
+	[ "$(grep -c '!smcrv2 && attr->gid_type == IB_GID_TYPE_ROCE)' "$OUT/src/smc_ib.c")" -ge 1 ]
+	sed -i "s/$v1gid/!smcrv2 \&\& attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP \&\& ipv6_addr_v4mapped((const struct in6_addr *)\&attr->gid))/" \
+		"$OUT/src/smc_ib.c"
+	! grep -q 'IB_GID_TYPE_ROCE)' "$OUT/src/smc_ib.c"
+fi
 
 make -s -C "$KDIR" M="$OUT/src" CONFIG_SMC=m CONFIG_SMC_DIAG=m modules \
 	>"$OUT/build.log" 2>&1 || { tail -n 30 "$OUT/build.log" >&2; exit 1; }

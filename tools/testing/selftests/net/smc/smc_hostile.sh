@@ -21,6 +21,7 @@ cleanup() {
 	jobs -p | xargs -r kill 2>/dev/null
 	wait 2>/dev/null
 	python3 "$SMC_TESTDIR/smc_nl.py" ueid-del "$EID" >/dev/null 2>&1
+	sysctl -qw net.smc.smcr_v1=1 net.smc.smcr_v2=1 2>/dev/null
 }
 trap cleanup EXIT
 
@@ -99,6 +100,22 @@ accept_max_links_2|2 141=2|fallback:0x0303000b|fc
 confirm_release_0|3 105=0x20|fallback:0x03030009:server|fc
 confirm_max_conns_254|3 140=254|fallback:0x0303000a:server|fc"
 
+# SMC-R v1 only (net.smc.smcr_v1=2 takes rxe's RoCE v2 GID, smcr_v2=0):
+# our v1 Proposal is 92 bytes with the IPv4 prefix area at 80 (subnet
+# 80..83, prefix length 84, IPv6 prefix count 87); the v1 Accept and
+# Confirm are 68 bytes (byte 50: RMBE size << 4 | MTU).
+CASES_V1="v1_proposal_other_subnet|1 82=0x09|fallback:0x03070000:server
+v1_proposal_prefix_len_25|1 84=25|fallback:0x03070000:server
+v1_proposal_prefix_len_33|1 84=33|reset:server
+v1_proposal_9_ipv6_prefixes|1 87=9|reset:server
+v1_proposal_truncated|1 trunc=88|reset:server
+v1_accept_says_v2|2 7=0x28|reset:client|fc
+v1_accept_mtu_0|2 50=0x10|fallback:0x09990002|fc
+v1_accept_rmbe_index_0|2 45=0x00|reset:client
+v1_confirm_says_v2|3 7=0x28|reset:server|fc
+v1_confirm_bad_trailer|3 64=0x00|reset:server"
+
+run_cases() {
 while IFS='|' read -r name inj want fc; do
 	[ "$fc" = fc ] && { no_groups || echo "# $name: link groups still live"; }
 	hs_s=$(smc_stat hs_err_server)
@@ -136,7 +153,9 @@ while IFS='|' read -r name inj want fc; do
 		;;
 	esac
 	healthy "$name"
-done <<<"$CASES"
+done
+}
+run_cases <<<"$CASES"
 
 # SMC v2.1 limits from the sysctl: the client offers 100, both ends of
 # the new link group keep to it; then an Accept that raises it again
@@ -158,6 +177,14 @@ tap_check "accept_max_conns_above_proposed: Decline 0x0303000a (client), data ov
 	[ $? = 0 ]
 sysctl -qw net.smc.smcr_max_conns_per_lgr="$old_conns"
 healthy "accept_max_conns_above_proposed"
+
+no_groups
+sysctl -qw net.smc.smcr_v1=2 net.smc.smcr_v2=0
+got=$(xfer)
+[ "$got" = ok ] && smc_lgrs_v1
+tap_check "v1: smcr_v1=2 smcr_v2=0 gives an SMC-R v1 connection" [ $? = 0 ]
+run_cases <<<"$CASES_V1"
+sysctl -qw net.smc.smcr_v1=1 net.smc.smcr_v2=1
 
 echo 1 > "$SMC_DBG/flush_idle"
 smc_check_released "malformed CLC messages"

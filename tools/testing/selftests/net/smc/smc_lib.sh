@@ -157,6 +157,17 @@ smc_lgrs_all() {
 	[ "$n" -ge 1 ] && [ "$(grep -cE "$1" <<<"$lg")" = "$n" ]
 }
 
+# smc_lgrs_v1: like smc_lgrs_all, true when there is a link group and all
+# are SMC-R v1 (debugfs "v1"; netlink shows no v2 attributes for them)
+smc_lgrs_v1() {
+	local lg n
+	lg=$(python3 "$SMC_TESTDIR/smc_nl.py" lgr-smcr)
+	printf '%s\n' "$lg" | tap_diag
+	grep -q "v2_common" <<<"$lg" && return 1
+	n=$(grep -c "^lgr " "$SMC_DBG/lgrs")
+	[ "$n" -ge 1 ] && [ "$(grep -cE "^lgr [0-9]+ role [a-z]+ v1 " "$SMC_DBG/lgrs")" = "$n" ]
+}
+
 # smc_fallback_count REASON ROLE: fallbacks counted for reason (hex code
 # as printed, e.g. 0x03010000) and role (server|client)
 smc_fallback_count() {

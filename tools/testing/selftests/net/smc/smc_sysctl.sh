@@ -4,7 +4,7 @@
 # per network namespace values, permissions, limit_smc_hs shared with the
 # netlink handshake-limitation commands, effects on new SMC-R connections
 # (buffer sizes, work requests, connections per link group, handshake
-# limitation), and the tables going away with the module.
+# limitation, SMC-R versions), and the tables going away with the module.
 #
 #   +-------------------------------- guest --------------------------------+
 #   |  init netns                                 netns smcsys_ns            |
@@ -34,6 +34,8 @@ smcr_max_links_per_lgr=2
 smcr_max_recv_wr=48
 smcr_max_send_wr=16
 smcr_testlink_time=30
+smcr_v1=1
+smcr_v2=1
 wmem=65536"
 
 restore_defaults() {
@@ -128,7 +130,7 @@ TMP=$(mktemp -d /tmp/smc_sysctl.XXXXXX)
 restore_defaults
 
 # ---- defaults ------------------------------------------------------------------
-expect_out "sysctl -a lists the 10 net.smc values with their defaults" \
+expect_out "sysctl -a lists the 12 net.smc values with their defaults" \
 	"$(sed 's/^/net.smc./; s/=/ = /' <<<"$DEFAULTS")" \
 	sh -c "sysctl -a 2>/dev/null | grep '^net\.smc\.' | sort"
 out=$(stat -c '%a %U' "$D"/* | sort -u)
@@ -144,7 +146,7 @@ smcr_max_links_per_lgr:0 smcr_max_links_per_lgr:3
 smcr_max_conns_per_lgr:15 smcr_max_conns_per_lgr:256
 limit_smc_hs:-1 limit_smc_hs:2
 smcr_max_send_wr:1 smcr_max_send_wr:2049 smcr_max_recv_wr:1
-smcr_max_recv_wr:2049"
+smcr_max_recv_wr:2049 smcr_v1:-1 smcr_v1:3 smcr_v2:-1 smcr_v2:2"
 for nv in $bad; do
 	n=${nv%%:*} v=${nv#*:}
 	before=$(cat "$D/$n")
@@ -160,7 +162,8 @@ good="autocorking_size:0 autocorking_size:4294967295 smcr_buf_type:1
 smcr_buf_type:2 smcr_testlink_time:0 smcr_testlink_time:3600 wmem:16384
 wmem:1073741823 rmem:16384 rmem:1073741823 smcr_max_links_per_lgr:1
 smcr_max_conns_per_lgr:16 limit_smc_hs:1 smcr_max_send_wr:2
-smcr_max_send_wr:2048 smcr_max_recv_wr:2 smcr_max_recv_wr:2048"
+smcr_max_send_wr:2048 smcr_max_recv_wr:2 smcr_max_recv_wr:2048 smcr_v1:0
+smcr_v1:2 smcr_v2:0"
 for nv in $good; do
 	n=${nv%%:*} v=${nv#*:}
 	r=$(sc_write "$D/$n" "$v")
@@ -452,6 +455,41 @@ PY
 	[ "$out" = "TCP 0x03010000" ] && [ "$fb1" = $((fb0 + 1)) ]
 	check "limit_smc_hs 1, listen(0): SMC not offered, the client falls back (0x03010000)" \
 		$? "$out ($fb0 -> $fb1)"
+	restore_defaults
+
+	# SMC-R versions (Soft-RoCE has RoCE v2 GIDs only)
+	ver_xfer() { # PORT [-6 ADDR6]: one connection, 64 KiB each way
+		"$SMC_XFER" -s -q $2 -p "$1" -c 1 -t 60 >/dev/null 2>&1 &
+		local spid=$! rc
+		smc_wait_port "$1" 10
+		"$SMC_XFER" -q $2 -p "$1" -n 64K -t 60 "${3:-$ADDR}" >/dev/null 2>&1
+		rc=$?
+		wait $spid || rc=1
+		return $rc
+	}
+	no_lgrs
+	echo 0 > $D/smcr_v2
+	info=$(python3 "$NLPY" sysinfo)
+	fb0=$(smc_fallback_count 0x03030000 client)
+	ver_xfer 20509
+	rc=$?
+	fb1=$(smc_fallback_count 0x03030000 client)
+	[ $rc = 0 ] && [ "$fb1" = $((fb0 + 1)) ] && grep -q "is_smcr_v2=0" <<<"$info"
+	check "smcr_v2 0, smcr_v1 1: no RoCE v1 GID here, the client falls back (0x03030000); netlink reports no SMC-R v2" \
+		$? "rc $rc, fallbacks $fb0 -> $fb1, $info"
+	echo 2 > $D/smcr_v1
+	ver_xfer 20510 && smc_lgrs_v1
+	check "smcr_v1 2, smcr_v2 0: the connection runs over SMC-R v1 on the RoCE v2 GID" $?
+	# SMC-R v1 is not limited to IPv4 (v2 is): the IPv6 address's GID
+	echo 1 > $D/smcr_v2
+	ADDR6=${SMC_TEST_ADDR6:-2001:db8::1}
+	if ip -6 addr show | grep -q "inet6 $ADDR6/"; then
+		no_lgrs
+		ver_xfer 20511 -6 "$ADDR6" && smc_lgrs_v1
+		check "smcr_v1 2: an IPv6 connection runs over SMC-R v1" $?
+	else
+		tap_skip "smcr_v1 2: an IPv6 connection runs over SMC-R v1" "no $ADDR6"
+	fi
 	restore_defaults
 	python3 "$NLPY" ueid-del "$EID" >/dev/null 2>&1
 	echo 1 > "$SMC_DBG/flush_idle"
