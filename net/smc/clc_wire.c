@@ -706,6 +706,25 @@ bool asmc_clc_prefix_match(const struct asmc_clc_proposal *p,
 	return false;
 }
 
+/* How well a local GID of @gid_type (ASMC_GID_ROCE_*) fits an SMC-R
+ * @version link of a connection from @src (16 bytes, IPv4 v4-mapped):
+ * v2 takes only the RoCE v2 GID of the source address; v1 takes any RoCE
+ * v1 GID of the device (L2: the one of the source address is best) and,
+ * with @v1_any_gid, the RoCE v2 GID of the source address.
+ */
+int asmc_gid_fit(u8 gid_type, const u8 *gid, u8 version, bool v1_any_gid,
+		 const u8 *src)
+{
+	bool same = !memcmp(gid, src, 16);
+
+	if (gid_type == ASMC_GID_ROCE_V2)
+		return (version >= 2 || v1_any_gid) && same ?
+			ASMC_GID_FIT_BEST : ASMC_GID_FIT_NONE;
+	if (gid_type == ASMC_GID_ROCE_V1 && version == 1)
+		return same ? ASMC_GID_FIT_BEST : ASMC_GID_FIT_SOME;
+	return ASMC_GID_FIT_NONE;
+}
+
 /* Compressed RMBE size: 16 KiB << code. */
 u32 asmc_rmbe_code_to_size(u8 code)
 {

@@ -260,6 +260,18 @@ int asmc_clc_prefix_area(struct asmc_clc_proposal *p, const u8 *src,
 bool asmc_clc_prefix_match(const struct asmc_clc_proposal *p,
 			   const struct asmc_clc_prefix *dev, int n);
 
+/* Which local GID may carry an SMC-R link of a version (the Proposal's
+ * and Accept's GID): a GID type, and how well a GID fits a connection.
+ */
+#define ASMC_GID_ROCE_V1	1	/* RoCE v1 (Ethernet L2) */
+#define ASMC_GID_ROCE_V2	2	/* RoCE v2 (UDP/IP) */
+#define ASMC_GID_FIT_NONE	0
+#define ASMC_GID_FIT_SOME	1	/* usable if nothing better */
+#define ASMC_GID_FIT_BEST	2
+
+int asmc_gid_fit(u8 gid_type, const u8 *gid, u8 version, bool v1_any_gid,
+		 const u8 *src);
+
 u32 asmc_rmbe_code_to_size(u8 code);
 u8 asmc_rmbe_size_to_code(u32 size, u8 max_code);
 u32 asmc_mtu_code_to_bytes(u8 code);

@@ -14,6 +14,7 @@
 #include <net/ip.h>
 #include <net/sock.h>
 #include <rdma/ib_cache.h>
+#include "clc_wire.h"
 #include "debug.h"
 #include "ib.h"
 #include "lgr.h"
@@ -187,19 +188,23 @@ struct asmc_ib_want {
 	struct in6_addr	src;
 };
 
-/* 2: this GID is the one to use; 1: usable if nothing better turns up;
- * 0: not for this connection.
- */
 static int asmc_ib_gid_fits(const struct ib_gid_attr *attr,
 			    const struct asmc_ib_want *want)
 {
-	bool same = !memcmp(attr->gid.raw, &want->src, 16);
+	u8 type;
 
-	if (attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP)
-		return (want->version == 2 || want->any_gid) && same ? 2 : 0;
-	if (attr->gid_type == IB_GID_TYPE_ROCE && want->version == 1)
-		return same ? 2 : 1;	/* RoCE v1 is L2: any GID will do */
-	return 0;
+	switch (attr->gid_type) {
+	case IB_GID_TYPE_ROCE:
+		type = ASMC_GID_ROCE_V1;
+		break;
+	case IB_GID_TYPE_ROCE_UDP_ENCAP:
+		type = ASMC_GID_ROCE_V2;
+		break;
+	default:
+		return ASMC_GID_FIT_NONE;
+	}
+	return asmc_gid_fit(type, attr->gid.raw, want->version, want->any_gid,
+			    want->src.s6_addr);
 }
 
 /* A GID on @ndev for @want on an active port. When the administrator gave
@@ -220,7 +225,7 @@ static bool asmc_ib_try_port(struct net *net, struct asmc_ibdev *dev,
 		return false;
 
 	tbl_len = READ_ONCE(dev->ports[port - 1].gid_tbl_len);
-	for (i = 0; i < tbl_len && best < 2; i++) {
+	for (i = 0; i < tbl_len && best < ASMC_GID_FIT_BEST; i++) {
 		attr = rdma_get_gid_attr(dev->ibdev, port, i);
 		if (IS_ERR(attr))
 			continue;
@@ -240,7 +245,7 @@ static bool asmc_ib_try_port(struct net *net, struct asmc_ibdev *dev,
 		}
 		rdma_put_gid_attr(attr);
 	}
-	return best > 0;
+	return best > ASMC_GID_FIT_NONE;
 }
 
 /* Choose device, port and GID for the TCP connection of @clcsk. On

@@ -1056,6 +1056,33 @@ static void test_prefix(struct kunit *test)
 	CHECK(i == 33, "IPv4 prefix lengths 0..32 match their own address");
 }
 
+/* Which GID may carry which SMC-R version (net.smc.smcr_v1 1 and 2). */
+static void test_gid_fit(struct kunit *test)
+{
+	static const u8 src4[16] = { [10] = 0xff, [11] = 0xff, 192, 0, 2, 1 };
+	static const u8 other[16] = { [10] = 0xff, [11] = 0xff, 192, 0, 2, 9 };
+	static const u8 ll[16] = { 0xfe, 0x80, [15] = 1 };
+
+	CHECK(asmc_gid_fit(ASMC_GID_ROCE_V2, src4, 2, false, src4) ==
+	      ASMC_GID_FIT_BEST, "v2: the source address's RoCE v2 GID");
+	CHECK(asmc_gid_fit(ASMC_GID_ROCE_V2, other, 2, false, src4) ==
+	      ASMC_GID_FIT_NONE, "v2: another address's GID is not used");
+	CHECK(asmc_gid_fit(ASMC_GID_ROCE_V1, src4, 2, false, src4) ==
+	      ASMC_GID_FIT_NONE, "v2: never a RoCE v1 GID");
+	CHECK(asmc_gid_fit(ASMC_GID_ROCE_V1, src4, 1, false, src4) ==
+	      ASMC_GID_FIT_BEST, "v1: the source address's RoCE v1 GID is best");
+	CHECK(asmc_gid_fit(ASMC_GID_ROCE_V1, ll, 1, false, src4) ==
+	      ASMC_GID_FIT_SOME, "v1: any RoCE v1 GID of the device will do");
+	CHECK(asmc_gid_fit(ASMC_GID_ROCE_V2, src4, 1, false, src4) ==
+	      ASMC_GID_FIT_NONE, "v1 (smcr_v1 1): no RoCE v2 GID, as Linux");
+	CHECK(asmc_gid_fit(ASMC_GID_ROCE_V2, src4, 1, true, src4) ==
+	      ASMC_GID_FIT_BEST, "v1 (smcr_v1 2): the source address's RoCE v2 GID");
+	CHECK(asmc_gid_fit(ASMC_GID_ROCE_V2, ll, 1, true, src4) ==
+	      ASMC_GID_FIT_NONE, "v1 (smcr_v1 2): not another RoCE v2 GID");
+	CHECK(asmc_gid_fit(0, src4, 1, true, src4) == ASMC_GID_FIT_NONE,
+	      "unknown GID type: never");
+}
+
 static struct kunit_case clc_wire_cases[] = {
 	KUNIT_CASE(test_decline),
 	KUNIT_CASE(test_header),
@@ -1066,6 +1093,7 @@ static struct kunit_case clc_wire_cases[] = {
 	KUNIT_CASE(test_sizes),
 	KUNIT_CASE(test_v2x),
 	KUNIT_CASE(test_prefix),
+	KUNIT_CASE(test_gid_fit),
 	{}
 };
 WIRE_TEST_SUITE(clc_wire, clc_wire_cases);
