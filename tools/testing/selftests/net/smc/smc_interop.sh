@@ -26,7 +26,13 @@ EID=SMC-INTEROP-TEST
 INTREE=${SMC_INTREE_DIR:-/var/tmp/smc-vm/intree-smc/$(uname -r)}
 INTREE_V1=${SMC_INTREE_V1_DIR:-$INTREE-v1}
 
+CAP_DIR=$(mktemp -d)
+CAP=
+CAP_PID=
+
 cleanup() {
+	cap_stop
+	rm -rf "$CAP_DIR"
 	jobs -p | xargs -r kill 2>/dev/null
 	wait 2>/dev/null
 	use_ours >/dev/null 2>&1
@@ -55,6 +61,79 @@ smc_versions() {
 
 [ -f "$INTREE/smc.ko" ] || ksft_skip_all "in-tree smc not built ($INTREE)"
 rdma link 2>/dev/null | grep -q "rxe0.*ACTIVE" || ksft_skip_all "no active rxe0"
+
+# Guest 0 captures the v1 phases C and D on eth0: CLC (TCP) and the RoCE
+# v2 SENDs (LLC and CDC: BTH opcodes 0-5, the first byte after the UDP
+# header); the RDMA WRITEs and ACKs, most packets, stay out.
+# A SIGTERM that comes before dumpcap has set its filter is lost (it then
+# runs on): wait for its file, and stop it with SIGKILL as a last resort.
+cap_start() {
+	local i
+	dumpcap -q -i eth0 \
+		-f "tcp portrange 28011-28014 or (udp port 4791 and udp[8] < 6)" \
+		-w "$CAP" >/dev/null 2>&1 &
+	CAP_PID=$!
+	for i in $(seq 1200); do
+		[ -e "$CAP" ] && return 0
+		smc_nap 0.1
+	done
+	return 1
+}
+
+cap_stop() {
+	local dog
+	[ -n "$CAP_PID" ] || return 0
+	kill "$CAP_PID" 2>/dev/null
+	( sleep 10; kill -9 "$CAP_PID" ) 2>/dev/null &
+	dog=$!
+	wait "$CAP_PID" 2>/dev/null
+	kill "$dog" 2>/dev/null
+	CAP_PID=
+}
+
+# cap_count PCAP: one tshark pass (slow to start in a TCG guest), the
+# SMC messages it decoded counted by kind
+cap_count() {
+	tshark -r "$1" -Y smc -T fields -E occurrence=a -E aggregator=, \
+		-e frame.protocols -e smc.clc_msg -e smc.length \
+		-e smc.outgoing.interface.subnet.mask \
+		-e smc.outgoing.interface.subnet.mask.number.of.significant.bits \
+		-e smc.llc_msg -e smc.rmbe.ctrl.seqno 2>/dev/null |
+	awk -F'\t' '
+		$1 ~ /_ws\.malformed/ { bad++ }
+		$2 != "" {
+			n = split($2, t, ","); split($3, l, ",")
+			for (i = 1; i <= n; i++)
+				if (t[i] == 1 && $4 == "192.0.2.0" && $5 == 24)
+					prop++
+				else if ((t[i] == 2 || t[i] == 3) && l[i] == 68)
+					acc++
+				else
+					other++
+		}
+		$6 != "" {	# LLC types in hex; CONFIRM_LINK is 0x01
+			n = split($6, t, ",")
+			for (i = 1; i <= n; i++)
+				cl += t[i] == "0x01"
+		}
+		$7 != "" { cdc += split($7, t, ",") }
+		END { printf "%d %d %d %d %d %d\n", prop, acc, other, cl, cdc, bad }'
+}
+
+# cap_check: tshark's SMC dissector (which knows the v1 layouts) decodes
+# the CLC, LLC and CDC messages of both implementations, finds no
+# malformed one, and sees the IPv4 prefix area of every v1 Proposal and
+# the 68-byte v1 Accept and Confirm
+cap_check() {
+	local prop acc other cl cdc bad t0=$SECONDS
+	read -r prop acc other cl cdc bad <<<"$(cap_count "$CAP")"
+	echo "C, D: $prop Proposals with 192.0.2.0/24, $acc Accepts and Confirms of 68 bytes, $other other CLC, $cl CONFIRM_LINK, $cdc CDC, $bad malformed (tshark: $((SECONDS - t0)) s)" |
+		tap_diag
+	# 2 x 22 connections: a Proposal, an Accept and a Confirm each; the
+	# first link of each phase confirmed both ways; CDCs carry the data
+	[ "$prop" = 44 ] && [ "$acc" = 88 ] && [ "$other" = 0 ] &&
+	[ "$cl" -ge 4 ] && [ "$cdc" -gt 0 ] && [ "$bad" = 0 ]
+}
 
 # phase role: guest 1 serves in every phase
 run_phase() { # phase ours|intree [v1]
@@ -143,6 +222,13 @@ run_phase() { # phase ours|intree [v1]
 
 v1_ok=1
 [ -f "$INTREE_V1/smc.ko" ] || v1_ok=
+if [ "$guest" = 0 ] && [ -n "$v1_ok" ] &&
+   command -v dumpcap >/dev/null && command -v tshark >/dev/null; then
+	CAP=$CAP_DIR/v1.pcap
+	# both take tens of seconds to start from the 9p root in a TCG
+	# guest, mostly reading their libraries: warm them while A, B run
+	{ dumpcap -D; tshark -G protocols; } >/dev/null 2>&1 &
+fi
 if [ "$guest" = 1 ]; then
 	run_phase A intree
 	run_phase B ours
@@ -153,11 +239,26 @@ if [ "$guest" = 1 ]; then
 else
 	run_phase A ours
 	run_phase B intree
+	if [ -n "$CAP" ]; then
+		# not in tap_check's subshell: CAP_PID is needed later
+		cap_start && tap_ok "C, D: dumpcap captures eth0" ||
+			tap_fail "C, D: dumpcap captures eth0"
+	fi
 	if [ -n "$v1_ok" ]; then
 		run_phase C ours v1
 		run_phase D intree v1
 	fi
+	if [ -n "$CAP" ]; then
+		cap_stop
+		cap_check &&
+			tap_ok "C, D: tshark decodes every v1 CLC, LLC and CDC message, none malformed" ||
+			tap_fail "C, D: tshark decodes every v1 CLC, LLC and CDC message, none malformed"
+	elif [ -n "$v1_ok" ]; then
+		tap_skip "C, D: tshark decodes the v1 messages" "no dumpcap/tshark"
+	fi
 fi
+# guest 1 waits while guest 0 reads the capture
+[ -z "$v1_ok" ] || smc_barrier end 300
 [ -n "$v1_ok" ] || tap_skip "C, D: SMC-R v1 with the kernel's smc" \
 	"its v1 build is missing ($INTREE_V1)"
 smc_versions 1 1
