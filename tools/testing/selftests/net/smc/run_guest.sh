@@ -43,6 +43,11 @@ step() {
 		dumped=1
 		smc_dump_state
 	fi
+	# a step cut short leaves connections closing (timeout killed its
+	# programs): the next one starts only once they are gone
+	case $rc in
+	124|137) smc_check_released "$name, cut short" 90 ;;
+	esac
 }
 
 if smc_load; then

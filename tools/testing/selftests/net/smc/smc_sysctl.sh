@@ -329,8 +329,10 @@ PY
 	"$SMC_XFER" -s -q -P -p 20503 -c 17 -H 120 -t 120 >"$TMP/srv" 2>&1 &
 	spid=$!
 	smc_wait_port 20503 10
-	# one after the other, each held open: the 17th finds the group full
-	cpids=() ok=0
+	# one after the other, each held open: the 17th finds the group full.
+	# The first one that does not get there stops the round (each of the
+	# rest would wait its 30 s in vain) and its state is shown.
+	cpids=() ok=0 late=
 	for c in $(seq 1 17); do
 		"$SMC_XFER" -q -p 20503 -n 4K -H 120 -t 60 "$ADDR" \
 			>"$TMP/cli$c" 2>&1 &
@@ -340,7 +342,13 @@ PY
 			kill -0 $! 2>/dev/null || break
 			sleep 0.1
 		done
-		[ "$(smcr_ends)" -ge $((2 * c)) ] && ok=$((ok + 1))
+		if [ "$(smcr_ends)" -lt $((2 * c)) ]; then
+			late="connection $c not on SMC-R after $((i / 10)) s:
+$(cat "$TMP/cli$c" "$SMC_DBG/sockets" "$SMC_DBG/lgrs"
+				smc_stats_brief; dmesg | tail -n 20)"
+			break
+		fi
+		ok=$((ok + 1))
 	done
 	sconns=$(lgr_conns server) cconns=$(lgr_conns client)
 	lgrs=$(cat "$SMC_DBG/lgrs")
@@ -348,7 +356,7 @@ PY
 	wait "${cpids[@]}" $spid 2>/dev/null
 	[ $ok = 17 ]
 	check "17 SMC-R connections held open at once" $? \
-		"$(cat "$TMP"/cli* "$TMP/srv")"
+		"$late$(cat "$TMP"/cli* "$TMP/srv")"
 	[ "$sconns" = "1 16" ] && [ "$cconns" = "1 16" ]
 	check "smcr_max_conns_per_lgr 16: 16 + 1 connections in two link groups per side" \
 		$? "$lgrs"
