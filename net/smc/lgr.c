@@ -28,22 +28,29 @@
  * connection to that peer finds a usable link group instead of racing to
  * build a second one. Different peers never wait for each other (except
  * for a hash collision).
+ *
+ * Clients and servers have tables of their own: a client's first contact
+ * holds its bucket while it waits for the server, and when both ends are
+ * this host (or two hosts connect to each other at once) the server side
+ * must never need that same mutex to answer, or both wait until the
+ * handshake times out.
  */
 struct asmc_lgr_bucket {
 	struct mutex		mutex;
 	struct hlist_head	head;
 };
 
-static struct asmc_lgr_bucket asmc_lgr_hash[1 << ASMC_LGR_HASH_BITS];
+static struct asmc_lgr_bucket asmc_lgr_hash[2][1 << ASMC_LGR_HASH_BITS];
 static LIST_HEAD(asmc_lgr_all);
 static DEFINE_SPINLOCK(asmc_lgr_all_lock);
 static DEFINE_IDA(asmc_lgr_ids);
 
 static struct asmc_lgr_bucket *asmc_lgr_bucket(const u8 *peer_id, u8 role)
 {
-	u32 h = jhash(peer_id, 8, role);
+	u32 h = jhash(peer_id, 8, 0);
 
-	return &asmc_lgr_hash[hash_32(h, ASMC_LGR_HASH_BITS)];
+	return &asmc_lgr_hash[role == ASMC_ROLE_SERVER]
+			     [hash_32(h, ASMC_LGR_HASH_BITS)];
 }
 
 static void asmc_lgr_free_work(struct work_struct *work);
@@ -894,11 +901,13 @@ void asmc_lgr_ibdev_gone(struct asmc_ibdev *dev)
 
 int asmc_lgr_init(void)
 {
-	int i;
+	int r, i;
 
-	for (i = 0; i < ARRAY_SIZE(asmc_lgr_hash); i++) {
-		mutex_init(&asmc_lgr_hash[i].mutex);
-		INIT_HLIST_HEAD(&asmc_lgr_hash[i].head);
+	for (r = 0; r < ARRAY_SIZE(asmc_lgr_hash); r++) {
+		for (i = 0; i < ARRAY_SIZE(asmc_lgr_hash[r]); i++) {
+			mutex_init(&asmc_lgr_hash[r][i].mutex);
+			INIT_HLIST_HEAD(&asmc_lgr_hash[r][i].head);
+		}
 	}
 	return 0;
 }
