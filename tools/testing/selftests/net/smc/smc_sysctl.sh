@@ -344,8 +344,9 @@ PY
 		done
 		if [ "$(smcr_ends)" -lt $((2 * c)) ]; then
 			late="connection $c not on SMC-R after $((i / 10)) s:
-$(cat "$TMP/cli$c" "$SMC_DBG/sockets" "$SMC_DBG/lgrs"
-				smc_stats_brief; dmesg | tail -n 20)"
+$(cat "$SMC_DBG/sockets")
+"
+			smc_dump_state
 			break
 		fi
 		ok=$((ok + 1))
