@@ -30,6 +30,9 @@ INTREE=${SMC_INTREE_DIR:-/var/tmp/smc-vm/intree-smc/$(uname -r)}
 INTREE_V1=${SMC_INTREE_V1_DIR:-$INTREE-v1}
 PAR=${SMC_INTEROP_PAR:-20}
 
+[ -f "$INTREE/smc.ko" ] || ksft_skip_all "in-tree smc not built ($INTREE)"
+rdma link 2>/dev/null | grep -q "rxe0.*ACTIVE" || ksft_skip_all "no active rxe0"
+
 CAP_DIR=$(mktemp -d)
 CAP=
 CAP_PID=
@@ -62,9 +65,6 @@ smc_versions() {
 	smc_is_ours_loaded || return 0
 	sysctl -q -w net.smc.smcr_v1="$1" net.smc.smcr_v2="$2"
 }
-
-[ -f "$INTREE/smc.ko" ] || ksft_skip_all "in-tree smc not built ($INTREE)"
-rdma link 2>/dev/null | grep -q "rxe0.*ACTIVE" || ksft_skip_all "no active rxe0"
 
 # Guest 0 captures the v1 phases C and D on eth0: CLC (TCP) and the RoCE
 # v2 SENDs (LLC and CDC: BTH opcodes 0-5, the first byte after the UDP
