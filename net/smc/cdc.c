@@ -86,6 +86,7 @@ int asmc_cdc_post(struct asmc_sock *smc, struct asmc_wr_tx *tx,
 	int rc;
 
 	sock_hold(&smc->sk);
+	tx->await = nwrites > 0;	/* data: the peer's cursors will move */
 	rc = asmc_wr_tx_send_after(tx, ASMC_CDC_LEN, writes, nwrites);
 	if (!rc) {
 		asmc_stats_wire(sock_net(&smc->sk), nwrites ?

@@ -34,6 +34,17 @@
 #define ASMC_TX_SLOT_WAIT	(10 * HZ)
 #define ASMC_DRAIN_WAIT		(5 * HZ)	/* flushed WRs after QP error */
 #define ASMC_TESTLINK_TIME	(30 * HZ)	/* default: idle link TEST_LINK */
+/* A send that wants an answer (data, an LLC request) and got nothing back
+ * for this long, or sends in flight that saw no completion for this long,
+ * send a TEST_LINK early: rxe retries a send to a dead peer forever, where
+ * a hardware QP gives up after its retries (about 1 s).
+ */
+#define ASMC_LINK_PROBE		(5 * HZ)
+/* A TEST_LINK fails the link when neither a message nor a send completion
+ * came for this long after it (completions prove the peer acks our sends:
+ * the answer may queue behind them on a slow link)
+ */
+#define ASMC_TESTLINK_WAIT	(4 * HZ)
 
 struct asmc_lgr;
 struct asmc_link;
@@ -115,6 +126,15 @@ struct asmc_link {
 	wait_queue_head_t	llc_wq;
 	struct mutex		llc_flow;	/* serializes local LLC flows */
 	unsigned long		last_rx;	/* jiffies of last receive */
+	unsigned long		last_ack;	/* jiffies of last good send
+						 * completion
+						 */
+	unsigned long		tx_start;	/* jiffies: tx_inflight left 0 */
+	/* jiffies (| 1) of the first send since the last receive that wants
+	 * an answer, 0: none. Set by senders, cleared by receives; a race of
+	 * the two costs at most one TEST_LINK or leaves one send unwatched.
+	 */
+	unsigned long		await_since;
 	struct delayed_work	testlink_work;
 	unsigned long		testlink_time;	/* jiffies, 0: none */
 	struct work_struct	llc_rx_work;	/* requests from the peer */
@@ -123,7 +143,12 @@ struct asmc_link {
 	bool			llc_rx_busy;	/* the work answers one */
 	bool			early_confirm;	/* CONFIRM_LINK before the wait */
 	u8			early_msg[ASMC_WR_MSG_LEN];
+	/* the keepalive work's own state, but for test_pending, which the
+	 * completion handler clears when the answer comes
+	 */
 	bool			test_pending;
+	bool			test_posted;	/* or wait for a free slot */
+	unsigned long		test_sent;	/* jiffies, when pending */
 };
 
 /* A registered buffer: RMB (peer writes into it) or send buffer. */

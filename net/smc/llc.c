@@ -30,6 +30,15 @@ static u8 lnk_llc_version(struct asmc_link *lnk)
 	return lnk->lgr->smc_version >= 2 ? ASMC_LLC_V2 : ASMC_LLC_V1;
 }
 
+/* Whether the peer owes an answer to the LLC message in @buf: requests
+ * do, but for DELETE_LINK, after which the link goes away.
+ */
+static bool asmc_llc_awaits(const u8 *buf)
+{
+	return !(buf[3] & ASMC_LLC_FLAG_RESP) &&
+	       (buf[0] & 0x0f) != ASMC_LLC_DELETE_LINK;
+}
+
 /* Send one LLC message (not waiting for an answer). */
 static int asmc_llc_send(struct asmc_link *lnk, struct asmc_llc_msg *msg,
 			 bool wait)
@@ -47,6 +56,7 @@ static int asmc_llc_send(struct asmc_link *lnk, struct asmc_llc_msg *msg,
 		asmc_wr_tx_put(tx);
 		return len;
 	}
+	tx->await = asmc_llc_awaits(buf);
 	return asmc_wr_tx_send(tx, len);
 }
 
@@ -61,6 +71,7 @@ static int asmc_llc_send_raw(struct asmc_link *lnk, const u8 *msg, bool wait)
 	if (rc)
 		return rc;
 	memcpy(buf, msg, ASMC_WR_MSG_LEN);
+	tx->await = asmc_llc_awaits(buf);
 	return asmc_wr_tx_send(tx, ASMC_WR_MSG_LEN);
 }
 
@@ -532,37 +543,122 @@ void asmc_llc_rx(struct asmc_link *lnk, const u8 *buf, u32 len)
 
 /* ---- keepalive --------------------------------------------------------- */
 
+/* Post the pending TEST_LINK; false while every send slot is in flight
+ * (those sends' completions then tell whether the peer is alive).
+ */
+static bool asmc_llc_testlink_post(struct asmc_link *lnk)
+{
+	struct asmc_llc_msg m = { .type = ASMC_LLC_TEST_LINK };
+	unsigned long now = jiffies;
+
+	if (asmc_llc_send(lnk, &m, false))
+		return false;
+	lnk->test_sent = now;	/* an answer comes after this */
+	lnk->test_posted = true;
+	return true;
+}
+
+/* A pending TEST_LINK: 0 when the link proved alive, else the jiffies to
+ * wait on; -ETIMEDOUT when nothing came for ASMC_TESTLINK_WAIT: neither a
+ * message since the TEST_LINK was due (posted, if it was) nor a send
+ * completion.
+ */
+static long asmc_llc_testlink_check(struct asmc_link *lnk, unsigned long now)
+{
+	unsigned long ack = READ_ONCE(lnk->last_ack);
+	unsigned long from = lnk->test_sent;
+	long left;
+
+	if (!READ_ONCE(lnk->test_pending) ||
+	    !time_before(READ_ONCE(lnk->last_rx), lnk->test_sent))
+		return 0;
+	if (time_after(ack, from))
+		from = ack;
+	left = (long)(from + ASMC_TESTLINK_WAIT - now);
+	if (left <= 0)
+		return -ETIMEDOUT;
+	/* not yet posted: try again soon, a slot may be free */
+	if (!lnk->test_posted && !asmc_llc_testlink_post(lnk))
+		return min_t(long, HZ / 4, left);
+	return left;
+}
+
+/* Jiffies until sends in flight count as stalled (<= 0: they are, the
+ * peer acked nothing for @probe), @probe when none are in flight. A post
+ * racing with this read may look stalled: one TEST_LINK too many at most.
+ */
+static long asmc_llc_tx_stall_left(struct asmc_link *lnk, unsigned long now,
+				   unsigned long probe)
+{
+	unsigned long from = READ_ONCE(lnk->tx_start);
+	unsigned long ack = READ_ONCE(lnk->last_ack);
+
+	if (!atomic_read(&lnk->tx_inflight))
+		return probe;
+	if (time_after(ack, from))
+		from = ack;
+	return (long)(from + probe - now);
+}
+
+/* Keepalive: a TEST_LINK after testlink_time without a receive, or after
+ * ASMC_LINK_PROBE when a send that wants an answer got none or sends in
+ * flight saw no completion (on rxe, the only way to notice a dead peer
+ * while data is outstanding). Runs at least every ASMC_LINK_PROBE while
+ * the link is active.
+ */
 static void asmc_llc_testlink_work(struct work_struct *work)
 {
 	struct asmc_link *lnk = container_of(to_delayed_work(work),
 					     struct asmc_link, testlink_work);
-	unsigned long idle = jiffies - READ_ONCE(lnk->last_rx);
 	unsigned long period = lnk->testlink_time;
-	unsigned long next;
-	struct asmc_llc_msg m = {};
+	unsigned long probe = min_t(unsigned long, period, ASMC_LINK_PROBE);
+	unsigned long now = jiffies, rx, since, next;
+	struct net *net = lnk->lgr->net;
+	long wait, stall;
 
 	if (READ_ONCE(lnk->state) != ASMC_LNK_ACTIVE)
 		return;
-	if (READ_ONCE(lnk->test_pending)) {
-		/* nothing at all came back within the answer time */
-		if (idle >= ASMC_LLC_WAIT) {
-			pr_debug("link %p: no TEST_LINK answer, link down\n",
-				 lnk);
-			asmc_link_error(lnk);
-			return;
-		}
-	} else if (idle >= period) {
-		m.type = ASMC_LLC_TEST_LINK;
-		WRITE_ONCE(lnk->test_pending, true);
-		if (asmc_llc_send(lnk, &m, false))
-			WRITE_ONCE(lnk->test_pending, false);
-		queue_delayed_work(asmc_wq, &lnk->testlink_work,
-				   ASMC_LLC_WAIT);
+	wait = asmc_llc_testlink_check(lnk, now);
+	if (wait == -ETIMEDOUT) {
+		pr_debug("link %p: no answer to TEST_LINK, link down\n", lnk);
+		asmc_stats_wire(net, ASMC_STAT_LLC_TEST_LINK_LOST, 1);
+		asmc_link_error(lnk);
 		return;
 	}
-	next = READ_ONCE(lnk->test_pending) ? ASMC_LLC_WAIT :
-	       period - min(idle, period) + 1;
-	queue_delayed_work(asmc_wq, &lnk->testlink_work, next);
+	if (wait > 0) {
+		queue_delayed_work(asmc_wq, &lnk->testlink_work, wait);
+		return;
+	}
+	WRITE_ONCE(lnk->test_pending, false);
+
+	rx = READ_ONCE(lnk->last_rx);
+	since = READ_ONCE(lnk->await_since);
+	stall = asmc_llc_tx_stall_left(lnk, now, probe);
+	if (since && time_after_eq(now, since + probe)) {
+		pr_debug("link %p: nothing back %u ms after a send, TEST_LINK\n",
+			 lnk, jiffies_to_msecs(now - since));
+		asmc_stats_wire(net, ASMC_STAT_LLC_TEST_LINK_EARLY, 1);
+	} else if (stall <= 0) {
+		pr_debug("link %p: sends in flight, no completion, TEST_LINK\n",
+			 lnk);
+		asmc_stats_wire(net, ASMC_STAT_LLC_TEST_LINK_EARLY, 1);
+	} else if (!time_after_eq(now, rx + period)) {
+		next = min(rx + period - now, (unsigned long)stall);
+		if (since)
+			next = min(next, since + probe - now);
+		queue_delayed_work(asmc_wq, &lnk->testlink_work,
+				   min(next, probe) + 1);
+		return;
+	}
+	asmc_stats_wire(net, ASMC_STAT_LLC_TEST_LINK, 1);
+	lnk->test_sent = now;
+	lnk->test_posted = false;
+	WRITE_ONCE(lnk->test_pending, true);
+	if (!asmc_llc_testlink_post(lnk))
+		wait = HZ / 4;
+	else
+		wait = ASMC_TESTLINK_WAIT;
+	queue_delayed_work(asmc_wq, &lnk->testlink_work, wait);
 }
 
 void asmc_llc_link_init(struct asmc_link *lnk)
@@ -570,6 +666,8 @@ void asmc_llc_link_init(struct asmc_link *lnk)
 	INIT_WORK(&lnk->llc_rx_work, asmc_llc_rx_work);
 	INIT_DELAYED_WORK(&lnk->testlink_work, asmc_llc_testlink_work);
 	lnk->last_rx = jiffies;
+	lnk->last_ack = jiffies;
+	lnk->tx_start = jiffies;
 }
 
 void asmc_llc_link_active(struct asmc_link *lnk)
@@ -579,10 +677,12 @@ void asmc_llc_link_active(struct asmc_link *lnk)
 	/* net.smc.smcr_testlink_time (seconds), as the link comes up */
 	lnk->testlink_time = READ_ONCE(sn->sysctl.smcr_testlink_time) * HZ;
 	WRITE_ONCE(lnk->last_rx, jiffies);
+	WRITE_ONCE(lnk->await_since, 0);
 	WRITE_ONCE(lnk->state, ASMC_LNK_ACTIVE);
 	if (lnk->testlink_time)
 		queue_delayed_work(asmc_wq, &lnk->testlink_work,
-				   lnk->testlink_time);
+				   min_t(unsigned long, lnk->testlink_time,
+					 ASMC_LINK_PROBE));
 	pr_debug("link %p active: QP %u <-> %u\n", lnk, lnk->qp->qp_num,
 		 lnk->peer_qpn);
 	trace_smcr_link_up(lnk);

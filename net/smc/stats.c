@@ -117,9 +117,12 @@ void asmc_stats_show(struct seq_file *m, struct asmc_stats *st)
 		   r->wire[ASMC_STAT_CDC_TX_CTRL],
 		   r->wire[ASMC_STAT_RDMA_WRITE], r->wire[ASMC_STAT_CDC_RX],
 		   r->wire[ASMC_STAT_TX_NOSLOT]);
-	seq_printf(m, "smcr_llc confirm_rkey %llu delete_rkey %llu\n",
+	seq_printf(m, "smcr_llc confirm_rkey %llu delete_rkey %llu test_link %llu test_link_early %llu test_link_lost %llu\n",
 		   r->wire[ASMC_STAT_LLC_CONFIRM_RKEY],
-		   r->wire[ASMC_STAT_LLC_DELETE_RKEY]);
+		   r->wire[ASMC_STAT_LLC_DELETE_RKEY],
+		   r->wire[ASMC_STAT_LLC_TEST_LINK],
+		   r->wire[ASMC_STAT_LLC_TEST_LINK_EARLY],
+		   r->wire[ASMC_STAT_LLC_TEST_LINK_LOST]);
 	seq_printf(m, "smcr_close fin_wait %llu fin_late %llu\n",
 		   r->wire[ASMC_STAT_CLOSE_FIN_WAIT],
 		   r->wire[ASMC_STAT_CLOSE_FIN_LATE]);

@@ -81,8 +81,10 @@ enum asmc_stat_rmb {
  * connection flags), the RDMA WRITEs, CDCs received, and pushes that found
  * every send slot of the link busy. What a byte costs on the wire. Then
  * what a connection costs: the LLC CONFIRM_RKEY and DELETE_RKEY requests
- * we sent. And how closes ended the internal TCP connection: closes after
- * the peer's that waited for its TCP FIN, and those that gave up waiting.
+ * we sent. The keepalive: TEST_LINKs sent, those of them sent early
+ * because a send went unanswered, and links failed for want of an answer.
+ * And how closes ended the internal TCP connection: closes after the
+ * peer's that waited for its TCP FIN, and those that gave up waiting.
  */
 enum asmc_stat_wire {
 	ASMC_STAT_CDC_TX_DATA,
@@ -92,6 +94,9 @@ enum asmc_stat_wire {
 	ASMC_STAT_TX_NOSLOT,
 	ASMC_STAT_LLC_CONFIRM_RKEY,
 	ASMC_STAT_LLC_DELETE_RKEY,
+	ASMC_STAT_LLC_TEST_LINK,
+	ASMC_STAT_LLC_TEST_LINK_EARLY,
+	ASMC_STAT_LLC_TEST_LINK_LOST,
 	ASMC_STAT_CLOSE_FIN_WAIT,
 	ASMC_STAT_CLOSE_FIN_LATE,
 	ASMC_STAT_WIRE_MAX

@@ -94,6 +94,8 @@ static void asmc_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		ib_dma_sync_single_for_cpu(ibdev, lnk->rx_spill_dma,
 					   ASMC_WR_SPILL_LEN, DMA_FROM_DEVICE);
 	WRITE_ONCE(lnk->last_rx, jiffies);
+	if (READ_ONCE(lnk->await_since))
+		WRITE_ONCE(lnk->await_since, 0);
 
 	if (wc->byte_len >= ASMC_WR_MSG_LEN) {
 		if (buf[0] == ASMC_CDC_TYPE)
@@ -116,6 +118,7 @@ static void asmc_wr_tx_release(struct asmc_wr_tx *tx)
 
 	tx->done = NULL;
 	tx->ctx = NULL;
+	tx->await = false;
 	clear_bit_unlock(tx->idx, lnk->tx_busy);
 	wake_up(&lnk->tx_wait);
 }
@@ -129,6 +132,8 @@ static void asmc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	if (status)
 		asmc_wr_wc_error(lnk, wc, "send");
+	else
+		WRITE_ONCE(lnk->last_ack, jiffies);
 	if (tx->done)
 		tx->done(tx, status);
 	asmc_wr_tx_release(tx);
@@ -206,7 +211,8 @@ void asmc_wr_tx_put(struct asmc_wr_tx *tx)
 
 /* Post the slot's message, after @nwrites RDMA WRITEs that must reach the
  * peer first (RC order). Every send is signaled and solicited: a Linux
- * peer may arm its receive CQ for solicited events only.
+ * peer may arm its receive CQ for solicited events only. A slot marked
+ * tx->await starts the link's wait for an answer (see ASMC_LINK_PROBE).
  */
 int asmc_wr_tx_send_after(struct asmc_wr_tx *tx, size_t len,
 			  struct ib_rdma_wr *writes, int nwrites)
@@ -244,7 +250,11 @@ int asmc_wr_tx_send_after(struct asmc_wr_tx *tx, size_t len,
 		asmc_wr_tx_prepared(lnk);
 		return -ENOLINK;
 	}
-	atomic_inc(&lnk->tx_inflight);
+	if (atomic_inc_return(&lnk->tx_inflight) == 1)
+		WRITE_ONCE(lnk->tx_start, jiffies);
+	/* stamped before the post: the answer cannot come before it */
+	if (tx->await && !READ_ONCE(lnk->await_since))
+		WRITE_ONCE(lnk->await_since, jiffies | 1);
 	rc = ASMC_FAULTY(ASMC_FAULT_POST, -ENOMEM,
 			 ib_post_send(lnk->qp, nwrites ? &writes[0].wr : &wr,
 				      NULL));

@@ -40,6 +40,7 @@ struct asmc_wr_tx {
 	void			(*done)(struct asmc_wr_tx *tx, int status);
 	void			*ctx;
 	u64			data;		/* for the done handler */
+	bool			await;		/* the peer owes an answer */
 };
 
 struct asmc_wr_rx {

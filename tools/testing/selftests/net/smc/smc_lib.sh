@@ -139,7 +139,9 @@ smc_counters() {
 # cdc_tx_ctrl, rdma_writes, cdc_rx, tx_noslot)
 smc_wire() { smc_counters smcr_wire "$@"; }
 
-# smc_llc KEY...: LLC requests we sent (smcr_llc: confirm_rkey, delete_rkey)
+# smc_llc KEY...: LLC requests we sent (smcr_llc: confirm_rkey, delete_rkey,
+# test_link, test_link_early) and links failed for no TEST_LINK answer
+# (test_link_lost)
 smc_llc() { smc_counters smcr_llc "$@"; }
 
 # smc_fin: passive closes that waited for the peer's TCP FIN, and those

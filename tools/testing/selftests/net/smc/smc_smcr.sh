@@ -3,7 +3,10 @@
 # SMC-R between two hosts running this module: checksummed transfers of 1 B
 # to 64 MiB both ways, 100 sequential connections over one link group, 32
 # concurrent ones, a slow reader; every one over SMC-R (no fallback, the
-# RDMA device's packet counters move), everything freed afterwards.
+# RDMA device's packet counters move), everything freed afterwards. Guest 0
+# keeps its link alive with TEST_LINK after 2 s without a receive
+# (net.smc.smcr_testlink_time=2, 30 by default) throughout: none may go
+# unanswered, and the slow reader's silence draws one.
 #
 #   +---- guest 0 ----+  eth0 + rxe0 (RoCE v2)   +---- guest 1 ----+
 #   | 192.0.2.1       |<------------------------>| 192.0.2.2       |
@@ -20,6 +23,7 @@ PEER=192.0.2.2
 EID=SMC-PAIR-TEST
 
 cleanup() {
+	[ "${tl_set:-}" ] && echo 30 > /proc/sys/net/smc/smcr_testlink_time
 	jobs -p | xargs -r kill 2>/dev/null
 	wait 2>/dev/null
 	python3 "$SMC_TESTDIR/smc_nl.py" ueid-del "$EID" >/dev/null 2>&1
@@ -53,6 +57,12 @@ if [ -n "${SMC_SMCR_SKIP:-}" ]; then
 fi
 CLIENT_T=${SMC_SMCR_TIMEOUT:-300}
 
+if [ "$guest" = 0 ]; then
+	# a link takes the keepalive time as it comes up: no old group
+	echo 2 > /proc/sys/net/smc/smcr_testlink_time && tl_set=1
+	echo 1 > "$SMC_DBG/flush_idle"
+	read -r tl0 tle0 tll0 <<<"$(smc_llc test_link test_link_early test_link_lost)"
+fi
 fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
 conn0=$(smc_obj_created conn)
 pkts0=$(smc_rxe_pkts)
@@ -91,10 +101,17 @@ else
 		[ "$copt" = - ] && copt=
 		lgr0=$(smc_obj_created lgr)
 		buf0=$(smc_obj_created buf)
-		read -r crk0 drk0 <<<"$(smc_llc confirm_rkey delete_rkey)"
+		read -r crk0 drk0 tl1 <<<"$(smc_llc confirm_rkey delete_rkey test_link)"
 		tap_check "$name: $conns x $bytes each way, verified" \
 			"$SMC_XFER" -q -f smc -p "$port" -n "$bytes" \
 			-c "$conns" -t "$CLIENT_T" $copt "$PEER"
+		if [ "$name" = slow_reader ]; then
+			# the server is silent for 3 s: a TEST_LINK after 2
+			tl=$(( $(smc_llc test_link) - tl1 ))
+			[ "$tl" -gt 0 ] &&
+				tap_ok "slow_reader: 3 s of silence drew a TEST_LINK ($tl)" ||
+				tap_fail "slow_reader: 3 s of silence drew a TEST_LINK"
+		fi
 		if [ "$name" = seq_100 ]; then
 			[ "$(smc_obj_created lgr)" = "$lgr0" ] &&
 				tap_ok "seq_100: all reused the existing link group" ||
@@ -143,6 +160,13 @@ fi
 # and, as this module builds one link per group, 1 link)
 smc_lgrs_all "v2_common.rel=1 .*v2.max_conns=255 .*v2.max_links=1"
 tap_check "v2.1 agreed by every link group" [ $? = 0 ]
+if [ "$guest" = 0 ]; then
+	read -r tl tle tll <<<"$(smc_llc test_link test_link_early test_link_lost)"
+	tl=$((tl - tl0)) tle=$((tle - tle0)) tll=$((tll - tll0))
+	[ "$tl" -gt 0 ] && [ "$tll" = 0 ] &&
+		tap_ok "keepalive: $tl TEST_LINK ($tle early), every one answered" ||
+		tap_fail "keepalive: TEST_LINK sent and answered ($tl sent, $tll links failed for no answer)"
+fi
 smc_barrier freed 120
 echo 1 > "$SMC_DBG/flush_idle"
 smc_check_released "SMC-R transfers"
