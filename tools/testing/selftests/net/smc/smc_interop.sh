@@ -6,7 +6,8 @@
 # phase B, the roles of the modules swap. Phases C and D do the same over
 # SMC-R v1 (ours with net.smc.smcr_v1=2, smcr_v2=0; the kernel's smc from
 # its --v1 build, which takes a RoCE v2 GID for v1 as rxe has no other).
-# Data is checksummed both ways and our side proves SMC-R was used.
+# Data is checksummed both ways and our side proves SMC-R was used; ours
+# sends TEST_LINK after 2 s of silence, which the kernel's smc must answer.
 #
 #   +---- guest 0 ----+        RoCE v2 (rxe0)        +---- guest 1 ----+
 #   | A: ours, client |<---------------------------->| A: in-tree, srv |
@@ -174,6 +175,9 @@ run_phase() { # phase ours|intree [v1]
 		conn0=$(smc_obj_created conn)
 		fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
 		read -r fw0 fl0 <<<"$(smc_fin)"
+		# our links ask for a TEST_LINK answer after 2 s of silence
+		echo 2 > /proc/sys/net/smc/smcr_testlink_time
+		read -r tl0 tll0 <<<"$(smc_llc test_link test_link_lost)"
 	fi
 	smc_barrier "$phase.loaded" 120
 	if [ "$guest" = 1 ]; then
@@ -213,6 +217,11 @@ run_phase() { # phase ours|intree [v1]
 			smc_lgrs_all "v2_common.rel=0 "
 			tap_check "$phase: release 0 (v2.0) agreed with the 6.1 peer" [ $? = 0 ]
 		fi
+		# the idle groups send TEST_LINKs: the kernel's smc answers
+		sleep 4
+		read -r tl tll <<<"$(smc_llc test_link test_link_lost)"
+		tap_check "$phase: the kernel's smc answered every TEST_LINK ($((tl - tl0)) sent, $((tll - tll0)) links failed)" \
+			[ $((tl - tl0)) -gt 0 -a $((tll - tll0)) = 0 ]
 		# a closed socket waits up to 30 s (ASMC_CLOSE_WAIT) for the
 		# peer's closing CDC; with Linux's smc as the peer some of them
 		# wait the whole time (not understood yet, see issue notes)
