@@ -18,7 +18,9 @@ GUEST=$guest
 tap_prefix="smc_killpeer[$guest]"
 EID=SMC-KILL-TEST
 PORT=29500
-DEADLINE=20	# 5 s + 4 s (rxe retries forever), with margin
+# 1 s to the power cut, 5 s to the early TEST_LINK, 4 s without an answer
+# (rxe retries forever), with margin; check-debug gives 30
+DEADLINE=${SMC_KILLPEER_DEADLINE:-20}
 
 smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"
 python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" || ksft_skip_all "no UEID"
@@ -26,18 +28,20 @@ python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" || ksft_skip_all "no UEID"
 if [ "$guest" = 1 ]; then
 	"$SMC_XFER" -s -q -f smc -p $PORT -c 1 -t 300 &
 	smc_barrier kill.listening 60
-	smc_barrier kill.running 120
-	sleep 1
+	# the run ends in this test for this guest: what the harness expects
+	# is written now, so that guest 0's clock starts about 1 s before the
+	# power goes (a debug kernel took seconds for these after the barrier)
 	tap_ok "powering off in the middle of the transfer"
-	# the run ends here for this guest: leave what the harness expects
 	echo 0 > "/results/guest$guest.rc"
 	dmesg > "/results/guest$guest.dmesg"
+	touch "/results/guest$guest.powercut"
 	sync
+	smc_barrier kill.running 120
+	sleep 1
 	# cut the power: QEMU's isa-debug-exit ends the guest at once. (A
 	# sysrq power-off can hang in the kernel's own shutdown: 6.1's
 	# virtio_net once spun in its poll loop there with RDMA traffic
 	# coming in, and the guest never went away.)
-	touch "/results/guest$guest.powercut"
 	printf '\x21' | dd of=/dev/port bs=1 seek=$((0xf4)) count=1 2>/dev/null
 	echo o > /proc/sysrq-trigger
 	sleep 60
@@ -47,6 +51,9 @@ fi
 smc_barrier kill.listening 60
 lgr0=$(smc_obj_live lgr)
 read -r tle0 tll0 <<<"$(smc_llc test_link_early test_link_lost)"
+# the keepalive's debug lines, with the kernel's timestamps, for the record
+DYNDBG=/sys/kernel/debug/dynamic_debug/control
+echo "module smc func asmc_llc_testlink_work +p" 2>/dev/null >"$DYNDBG"
 "$SMC_XFER" -q -f smc -p $PORT -n 1G -t 300 192.0.2.2 2>/tmp/killpeer.err &
 cpid=$!
 sleep 3
@@ -54,11 +61,22 @@ kill -0 $cpid 2>/dev/null && tap_ok "transfer running before the peer dies" ||
 	tap_fail "transfer running before the peer dies"
 smc_barrier kill.running 60
 t0=$(date +%s)
-# by the clock: under TCG a loop of short sleeps runs slow
+echo "smc_killpeer: the peer powers off in 1 s" >/dev/kmsg
+# by the clock: under TCG a loop of short sleeps runs slow. The counters
+# say when the early TEST_LINK went out and when the link failed.
+t_probe=- t_lost=-
 while kill -0 $cpid 2>/dev/null && [ $(( $(date +%s) - t0 )) -lt $DEADLINE ]; do
+	read -r tle tll <<<"$(smc_llc test_link_early test_link_lost)"
+	[ "$t_probe" = - ] && [ "$tle" != "$tle0" ] && t_probe=$(( $(date +%s) - t0 ))
+	[ "$t_lost" = - ] && [ "$tll" != "$tll0" ] && t_lost=$(( $(date +%s) - t0 ))
 	sleep 0.2
 done
 elapsed=$(( $(date +%s) - t0 ))
+[ "$t_lost" = - ] && [ "$(smc_llc test_link_lost)" != "$tll0" ] && t_lost="<=$elapsed"
+echo "# after the barrier: TEST_LINK at $t_probe s, link failed at $t_lost s, application done at $elapsed s"
+echo "smc_killpeer: the application is done" >/dev/kmsg
+echo "module smc func asmc_llc_testlink_work -p" 2>/dev/null >"$DYNDBG"
+dmesg | sed -n '/smc_killpeer: the peer/,$p' | grep -E 'smc|TEST_LINK' | tap_diag
 if kill -0 $cpid 2>/dev/null; then
 	tap_fail "application gets an error within $DEADLINE s (still blocked)"
 	kill $cpid
