@@ -143,8 +143,8 @@ struct asmc_link {
 	bool			llc_rx_busy;	/* the work answers one */
 	bool			early_confirm;	/* CONFIRM_LINK before the wait */
 	u8			early_msg[ASMC_WR_MSG_LEN];
-	/* the keepalive work's own state, but for test_pending, which the
-	 * completion handler clears when the answer comes
+	/* the keepalive work's own state (llc_keepalive.h): the answer
+	 * to a TEST_LINK is any receive after test_sent (last_rx)
 	 */
 	bool			test_pending;
 	bool			test_posted;	/* or wait for a free slot */

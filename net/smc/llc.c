@@ -10,6 +10,7 @@
 #include "debug.h"
 #include "lgr.h"
 #include "llc.h"
+#include "llc_keepalive.h"
 #include "netns.h"
 #include "socket.h"
 #include "trace.h"
@@ -441,10 +442,8 @@ static void asmc_llc_test_link_rx(struct asmc_link *lnk, const u8 *buf,
 {
 	u8 echo[ASMC_WR_MSG_LEN];
 
-	if (resp) {
-		WRITE_ONCE(lnk->test_pending, false);
-		return;
-	}
+	if (resp)
+		return;		/* its arrival (last_rx) is the answer */
 	memcpy(echo, buf, ASMC_WR_MSG_LEN);
 	echo[3] |= ASMC_LLC_FLAG_RESP;
 	asmc_llc_send_raw(lnk, echo, false);
@@ -558,107 +557,79 @@ static bool asmc_llc_testlink_post(struct asmc_link *lnk)
 	return true;
 }
 
-/* A pending TEST_LINK: 0 when the link proved alive, else the jiffies to
- * wait on; -ETIMEDOUT when nothing came for ASMC_TESTLINK_WAIT: neither a
- * message since the TEST_LINK was due (posted, if it was) nor a send
- * completion.
- */
-static long asmc_llc_testlink_check(struct asmc_link *lnk, unsigned long now)
-{
-	unsigned long ack = READ_ONCE(lnk->last_ack);
-	unsigned long from = lnk->test_sent;
-	long left;
-
-	if (!READ_ONCE(lnk->test_pending) ||
-	    !time_before(READ_ONCE(lnk->last_rx), lnk->test_sent))
-		return 0;
-	if (time_after(ack, from))
-		from = ack;
-	left = (long)(from + ASMC_TESTLINK_WAIT - now);
-	if (left <= 0)
-		return -ETIMEDOUT;
-	/* not yet posted: try again soon, a slot may be free */
-	if (!lnk->test_posted && !asmc_llc_testlink_post(lnk))
-		return min_t(long, HZ / 4, left);
-	return left;
-}
-
-/* Jiffies until sends in flight count as stalled (<= 0: they are, the
- * peer acked nothing for @probe), @probe when none are in flight. A post
- * racing with this read may look stalled: one TEST_LINK too many at most.
- */
-static long asmc_llc_tx_stall_left(struct asmc_link *lnk, unsigned long now,
-				   unsigned long probe)
-{
-	unsigned long from = READ_ONCE(lnk->tx_start);
-	unsigned long ack = READ_ONCE(lnk->last_ack);
-
-	if (!atomic_read(&lnk->tx_inflight))
-		return probe;
-	if (time_after(ack, from))
-		from = ack;
-	return (long)(from + probe - now);
-}
-
 /* Keepalive: a TEST_LINK after testlink_time without a receive, or after
  * ASMC_LINK_PROBE when a send that wants an answer got none or sends in
  * flight saw no completion (on rxe, the only way to notice a dead peer
- * while data is outstanding). Runs at least every ASMC_LINK_PROBE while
- * the link is active.
+ * while data is outstanding); the link goes down when neither a message
+ * nor a completion follows it (asmc_ka_decide()). Runs at least every
+ * ASMC_LINK_PROBE while the link is active.
  */
 static void asmc_llc_testlink_work(struct work_struct *work)
 {
 	struct asmc_link *lnk = container_of(to_delayed_work(work),
 					     struct asmc_link, testlink_work);
-	unsigned long period = lnk->testlink_time;
-	unsigned long probe = min_t(unsigned long, period, ASMC_LINK_PROBE);
-	unsigned long now = jiffies, rx, since, next;
+	const struct asmc_ka_times t = {
+		.period = lnk->testlink_time,
+		.probe = min_t(unsigned long, lnk->testlink_time,
+			       ASMC_LINK_PROBE),
+		.wait = ASMC_TESTLINK_WAIT,
+		.retry = HZ / 4,
+	};
 	struct net *net = lnk->lgr->net;
-	long wait, stall;
+	unsigned long now = jiffies, delay;
+	struct asmc_ka_link k;
+	enum asmc_ka_verdict v;
 
 	if (READ_ONCE(lnk->state) != ASMC_LNK_ACTIVE)
 		return;
-	wait = asmc_llc_testlink_check(lnk, now);
-	if (wait == -ETIMEDOUT) {
+	k.last_rx = READ_ONCE(lnk->last_rx);
+	k.await_since = READ_ONCE(lnk->await_since);
+	k.tx_start = READ_ONCE(lnk->tx_start);
+	k.last_ack = READ_ONCE(lnk->last_ack);
+	/* a post racing with this read may look stalled: one TEST_LINK
+	 * too many at most
+	 */
+	k.inflight = atomic_read(&lnk->tx_inflight) > 0;
+	k.test_sent = lnk->test_sent;
+	k.test_pending = lnk->test_pending;
+	k.test_posted = lnk->test_posted;
+
+	v = asmc_ka_decide(&k, &t, now, &delay);
+	switch (v) {
+	case ASMC_KA_DOWN:
 		pr_debug("link %p: no answer to TEST_LINK, link down\n", lnk);
 		asmc_stats_wire(net, ASMC_STAT_LLC_TEST_LINK_LOST, 1);
 		asmc_link_error(lnk);
 		return;
+	case ASMC_KA_WAIT:
+		break;
+	case ASMC_KA_REPOST:
+		if (!asmc_llc_testlink_post(lnk))
+			delay = asmc_ka_busy_delay(&t, delay);
+		break;
+	case ASMC_KA_QUIET:
+		lnk->test_pending = false;
+		break;
+	case ASMC_KA_TEST_AWAIT:
+	case ASMC_KA_TEST_STALL:
+	case ASMC_KA_TEST_IDLE:
+		if (v == ASMC_KA_TEST_AWAIT)
+			pr_debug("link %p: nothing back %u ms after a send, TEST_LINK\n",
+				 lnk, jiffies_to_msecs(now - k.await_since));
+		else if (v == ASMC_KA_TEST_STALL)
+			pr_debug("link %p: sends in flight, no completion, TEST_LINK\n",
+				 lnk);
+		if (v != ASMC_KA_TEST_IDLE)
+			asmc_stats_wire(net, ASMC_STAT_LLC_TEST_LINK_EARLY, 1);
+		asmc_stats_wire(net, ASMC_STAT_LLC_TEST_LINK, 1);
+		lnk->test_sent = now;
+		lnk->test_posted = false;
+		lnk->test_pending = true;
+		if (!asmc_llc_testlink_post(lnk))
+			delay = asmc_ka_busy_delay(&t, delay);
+		break;
 	}
-	if (wait > 0) {
-		queue_delayed_work(asmc_wq, &lnk->testlink_work, wait);
-		return;
-	}
-	WRITE_ONCE(lnk->test_pending, false);
-
-	rx = READ_ONCE(lnk->last_rx);
-	since = READ_ONCE(lnk->await_since);
-	stall = asmc_llc_tx_stall_left(lnk, now, probe);
-	if (since && time_after_eq(now, since + probe)) {
-		pr_debug("link %p: nothing back %u ms after a send, TEST_LINK\n",
-			 lnk, jiffies_to_msecs(now - since));
-		asmc_stats_wire(net, ASMC_STAT_LLC_TEST_LINK_EARLY, 1);
-	} else if (stall <= 0) {
-		pr_debug("link %p: sends in flight, no completion, TEST_LINK\n",
-			 lnk);
-		asmc_stats_wire(net, ASMC_STAT_LLC_TEST_LINK_EARLY, 1);
-	} else if (!time_after_eq(now, rx + period)) {
-		next = min(rx + period - now, (unsigned long)stall);
-		if (since)
-			next = min(next, since + probe - now);
-		queue_delayed_work(asmc_wq, &lnk->testlink_work,
-				   min(next, probe) + 1);
-		return;
-	}
-	asmc_stats_wire(net, ASMC_STAT_LLC_TEST_LINK, 1);
-	lnk->test_sent = now;
-	lnk->test_posted = false;
-	WRITE_ONCE(lnk->test_pending, true);
-	if (!asmc_llc_testlink_post(lnk))
-		wait = HZ / 4;
-	else
-		wait = ASMC_TESTLINK_WAIT;
-	queue_delayed_work(asmc_wq, &lnk->testlink_work, wait);
+	queue_delayed_work(asmc_wq, &lnk->testlink_work, delay);
 }
 
 void asmc_llc_link_init(struct asmc_link *lnk)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Shared base of the pure wire codecs (CLC, LLC, CDC): fixed-width types and
- * unaligned BE/LE access that build both in the kernel and in userspace.
+/* Shared base of the pure code (wire codecs, keepalive decision): fixed-
+ * width types and unaligned BE/LE access, in the kernel and in userspace.
  */
 #ifndef ASMC_WIRE_H
 #define ASMC_WIRE_H

@@ -21,6 +21,7 @@
  *				are seen by KASAN/ASan), freed when the case
  *				ends or earlier by wt_free(test, p)
  * WIRE_TEST_SUITE(name, cases)	the KUnit suite "smc_<name>", or main()
+ * ARRAY_SIZE(a)		as in the kernel
  *
  * Large buffers go through wt_alloc(): kernel stacks are small.
  */
@@ -98,6 +99,10 @@ struct kunit_case {
 };
 
 #define KUNIT_CASE(fn) { .run_case = fn, .name = #fn }
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 static inline __attribute__((format(printf, 6, 7)))
 void wt_check(struct kunit *test, bool ok, const char *file, int line,
