@@ -13,11 +13,6 @@ STEP_TIMEOUT=${SMC_STEP_TIMEOUT:-600}
 echo "TAP version 13"
 echo "# guest $guest, mode $mode, kernel $(uname -r)"
 
-# smc_reload_ours: whichever smc module is loaded out, ours in
-smc_reload_ours() {
-	smc_unload_any 90 && smc_load
-}
-
 # step NAME CMD...: run one test program; its TAP lines go straight through,
 # a crash, hang or non-zero exit without a failure line is reported here
 step() {
@@ -58,7 +53,7 @@ step() {
 			smc_check_released "$name, cut short" 90
 		else
 			tap_check "our smc.ko back after $name was cut short" \
-				smc_reload_ours
+				smc_reload_ours 90
 		fi ;;
 	esac
 }

@@ -57,8 +57,7 @@ use_intree() { # [DIR]
 
 use_ours() {
 	smc_is_ours_loaded && return 0
-	smc_unload_any 40 || return 1
-	insmod "$SMC_KO" && python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID"
+	smc_reload_ours 40 && python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID"
 }
 
 # smc_versions V1 V2: our net.smc.smcr_v1 / smcr_v2 (when ours is loaded)
@@ -176,7 +175,7 @@ run_phase() { # phase ours|intree [v1]
 		fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
 		read -r fw0 fl0 <<<"$(smc_fin)"
 		# our links ask for a TEST_LINK answer after 2 s of silence
-		echo 2 > /proc/sys/net/smc/smcr_testlink_time
+		sysctl -q -w net.smc.smcr_testlink_time=2
 		read -r tl0 tll0 <<<"$(smc_llc test_link test_link_lost)"
 	fi
 	smc_barrier "$phase.loaded" 120

@@ -86,6 +86,13 @@ smc_unload_any() {
 	return 1
 }
 
+# smc_reload_ours [SECS]: ours loaded, whichever smc module was in before
+# (Linux's is unloaded, waiting up to SECS for its sockets to go)
+smc_reload_ours() {
+	smc_is_ours_loaded && return 0
+	smc_unload_any "${1:-60}" && smc_load
+}
+
 # smc_obj_live TYPE: live count of one object type ("sock", "clcsock", ...)
 smc_obj_live() {
 	awk -v t="$1" '$1 == t { print $7 }' "$SMC_DBG/objects"
