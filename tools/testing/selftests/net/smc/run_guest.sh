@@ -16,7 +16,7 @@ echo "# guest $guest, mode $mode, kernel $(uname -r)"
 # step NAME CMD...: run one test program; its TAP lines go straight through,
 # a crash, hang or non-zero exit without a failure line is reported here
 step() {
-	local name=$1 out rc t0 tmo
+	local name=$1 rc t0 tmo
 	shift
 	# SMC_TESTS="name ...": run only those (e.g. a subset for a debug kernel)
 	case " ${SMC_TESTS:-$name} " in
