@@ -54,13 +54,15 @@ enum asmc_fault_site {
 	ASMC_FAULT_VERBS,	/* PD, CQs, QPs, control slot arrays */
 	ASMC_FAULT_LLC,		/* a received LLC request is lost */
 	ASMC_FAULT_POST,	/* ib_post_send of CDC/LLC/registration */
-	ASMC_FAULT_SLOWQP,	/* destroying a link's QP takes 5 s, as with
-				 * rxe waiting for packets still in flight
+	ASMC_FAULT_SLOWQP,	/* destroying a link's QP takes slowqp_ms
+				 * (5 s), as with rxe waiting for packets
+				 * still in flight
 				 */
 	ASMC_FAULT_MAX
 };
 
 bool asmc_fault(enum asmc_fault_site site);
+u32 asmc_fault_slow_ms(void);	/* the delay of ASMC_FAULT_SLOWQP */
 
 /* @call, or @fail when a fault is injected at @site */
 #define ASMC_FAULTY(site, fail, call) (asmc_fault(site) ? (fail) : (call))

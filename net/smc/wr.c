@@ -706,7 +706,7 @@ void asmc_link_destroy(struct asmc_link *lnk)
 				 lnk, atomic_read(&lnk->tx_inflight),
 				 atomic_read(&lnk->rx_posted));
 		if (asmc_fault(ASMC_FAULT_SLOWQP))
-			msleep(5000);
+			msleep(asmc_fault_slow_ms());
 		ib_destroy_qp(lnk->qp);
 		lnk->qp = NULL;
 	}

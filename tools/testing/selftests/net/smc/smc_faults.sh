@@ -28,6 +28,7 @@ fault_off() {
 	echo 0 >"$F/sites"
 	echo 1 >"$F/interval"
 	echo -1 >"$F/times"
+	echo 5000 >"$F/slowqp_ms"
 }
 
 cleanup() {
@@ -170,9 +171,10 @@ smc_check_released "a lost LLC request" 30
 
 # broken_xfer "SITE..." TIMES: two parallel connections send 1G each way;
 # 2 s in, the SITEs fail (TIMES in all); both ends must return within
-# DEADLINE. Sets xrc_s/xrc_c (124: hung).
+# DEADLINE. Sets xrc_s/xrc_c (124: hung) and took (seconds from the fault
+# until both had returned).
 broken_xfer() {
-	local spid cpid
+	local spid cpid t0
 	PORT=$((PORT + 1))
 	timeout $DEADLINE "$SMC_XFER" -s -q -f smc -p $PORT -c 2 -P \
 		-t $DEADLINE 2>/tmp/faults.srv &
@@ -183,10 +185,13 @@ broken_xfer() {
 	cpid=$!
 	sleep 2
 	fault_on "$1" 1 "$2"
+	t0=$(date +%s%N)
 	wait $cpid
 	xrc_c=$?
 	wait $spid
 	xrc_s=$?
+	took=$(( ($(date +%s%N) - t0) / 1000000 ))
+	took=$((took / 1000)).$((took % 1000 / 100))
 }
 
 # 4. a failed post in the middle of a transfer breaks the link: both ends
@@ -197,13 +202,18 @@ fault_off
 n=$(( $(injected post) - i0 ))
 [ $xrc_c != 124 ] && [ $xrc_s != 124 ] && [ $n -gt 0 ]
 xfer_result $? "post fault mid-transfer" "both ends returned" \
-	"client $xrc_c, server $xrc_s, $n injected" \
-	"client $xrc_c, server $xrc_s: 124 is hung" 60
+	"client $xrc_c, server $xrc_s after $took s, $n injected" \
+	"client $xrc_c, server $xrc_s after $took s: 124 is hung" 60
 
-# 4b. the same with a device that takes 5 s to destroy each QP (rxe waits
-# up to 50 s for packets of the QP still in the stack): the link groups'
-# teardown must not hold up the connections' closes, whose sockets go
-# while the QPs are still being destroyed
+# 4b. the same with a device slow to destroy each QP (rxe waits up to 50 s
+# for packets of the QP still in the stack): the link groups' teardown
+# must not hold up the connections' closes, whose sockets go while the QPs
+# are still being destroyed. 15 s a QP (SMC_FAULTS_SLOWQP_MS): a close that
+# waited for it would take that long, a debug kernel's programs may need
+# several seconds to return after the fault (it took 5 s to see the links
+# gone before the sockets were checked once).
+slow_ms=${SMC_FAULTS_SLOWQP_MS:-15000}
+echo "$slow_ms" >"$F/slowqp_ms"
 i0=$(injected slowqp)
 broken_xfer "post slowqp" -1
 fault_on slowqp 1 -1
@@ -216,8 +226,9 @@ n=$(( $(injected slowqp) - i0 ))
 [ $xrc_c != 124 ] && [ $xrc_s != 124 ] && [ "$socks" = 0 ] &&
 	[ "$links" -gt 0 ] && [ $n -gt 0 ]
 xfer_result $? "slow QP destroy" "sockets released within 3 s while QPs are destroyed" \
-	"client $xrc_c, server $xrc_s, $links links left, $n slow destroys" \
-	"client $xrc_c, server $xrc_s, $socks sockets and $links links left, $n slow destroys" 30
+	"client $xrc_c, server $xrc_s after $took s, $links links left, $n slow destroys of $slow_ms ms" \
+	"client $xrc_c, server $xrc_s after $took s, $socks sockets and $links links left, $n slow destroys of $slow_ms ms" \
+	$((slow_ms * 4 / 1000 + 30))
 fault_off
 
 # 5. the kernel's failslab/fail_page_alloc on the test programs' own
