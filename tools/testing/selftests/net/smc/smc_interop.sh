@@ -39,6 +39,7 @@ CAP=
 CAP_PID=
 
 cleanup() {
+	stall_watch_stop
 	cap_stop
 	rm -rf "$CAP_DIR"
 	jobs -p | xargs -r kill 2>/dev/null
@@ -141,9 +142,44 @@ cap_check() {
 	[ "$cl" -ge 4 ] && [ "$cdc" -gt 0 ] && [ "$bad" = 0 ]
 }
 
+# A case still running after STALL s (and 2 x STALL s) leaves this side's
+# AF_SMC sockets with their cursors (sock_diag, whichever module is in)
+# and, with ours, its link groups and wire counters in the log: enough to
+# tell which end waits for what when a transfer stalls.
+STALL=${SMC_INTEROP_STALL:-60}
+watch_pid=
+
+stall_dump() { # LABEL DIAG_KO
+	echo "# stall watch: $1 still running, sockets:"
+	[ -d /sys/module/smc_diag ] || insmod "$2" 2>/dev/null
+	python3 "$SMC_TESTDIR/smc_diag.py" -e conninfo,lgrinfo 2>&1 | tap_diag
+	if smc_is_ours_loaded; then
+		tap_diag <"$SMC_DBG/lgrs"
+		grep -E '^smcr_(wire|llc)' "$SMC_DBG/stats" | tap_diag
+	fi
+}
+
+stall_watch_start() { # LABEL DIAG_KO
+	(
+		sleep "$STALL"
+		stall_dump "$1, $STALL s" "$2"
+		sleep "$STALL"
+		stall_dump "$1, $((2 * STALL)) s" "$2"
+	) &
+	watch_pid=$!
+}
+
+stall_watch_stop() {
+	[ -n "$watch_pid" ] || return 0
+	kill "$watch_pid" 2>/dev/null
+	wait "$watch_pid" 2>/dev/null
+	watch_pid=
+}
+
 # phase role: guest 1 serves in every phase
 run_phase() { # phase ours|intree [v1]
 	local phase=$1 mod=$2 ver=${3:-v2} conn0 fb0 n fb want=$((11 + PAR))
+	local diag_ko=$INTREE/smc_diag.ko
 	# size port conns
 	local cases="1 28001 1
 1M 28002 1
@@ -156,6 +192,8 @@ run_phase() { # phase ours|intree [v1]
 1M 28012 1
 64K 28014 $PAR"
 	fi
+	[ "$ver" = v1 ] && diag_ko=$INTREE_V1/smc_diag.ko
+	[ "$mod" = ours ] && diag_ko=$(dirname "$SMC_KO")/smc_diag.ko
 	if [ "$mod" = intree ]; then
 		if [ "$ver" = v1 ]; then
 			tap_check "$phase: the kernel's smc (v1 build) loaded and configured" \
@@ -186,16 +224,20 @@ run_phase() { # phase ours|intree [v1]
 			pids+=($!)
 		done <<<"$cases"
 		smc_barrier "$phase.listening" 60
+		stall_watch_start "$phase: servers" "$diag_ko"
 		for p in "${pids[@]}"; do
 			wait "$p" && tap_ok "$phase: server side of a case verified" ||
 				tap_fail "$phase: server side of a case verified"
 		done
+		stall_watch_stop
 	else
 		smc_barrier "$phase.listening" 60
 		while read -r bytes p n; do
+			stall_watch_start "$phase: $n x $bytes" "$diag_ko"
 			tap_check "$phase: $n x $bytes each way, verified" \
 				"$SMC_XFER" -q -f smc -p "$p" -n "$bytes" -c "$n" \
 				-t 300 -P "$PEER"
+			stall_watch_stop
 		done <<<"$cases"
 	fi
 	smc_barrier "$phase.done" 600
