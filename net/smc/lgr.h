@@ -131,8 +131,10 @@ struct asmc_link {
 						 */
 	unsigned long		tx_start;	/* jiffies: tx_inflight left 0 */
 	/* jiffies (| 1) of the first send since the last receive that wants
-	 * an answer, 0: none. Set by senders, cleared by receives; a race of
-	 * the two costs at most one TEST_LINK or leaves one send unwatched.
+	 * an answer, or of a receive that left a sender waiting for the
+	 * peer's window; 0: none. Set by senders and asmc_cdc_recv, cleared
+	 * by receives; a race of the two costs at most one TEST_LINK or
+	 * leaves one wait unwatched.
 	 */
 	unsigned long		await_since;
 	struct delayed_work	testlink_work;
@@ -237,6 +239,15 @@ struct asmc_lgr_ref {
 
 struct asmc_sock;
 struct seq_file;
+
+/* The link waits for the peer from now on (unless it already did): with
+ * nothing received for ASMC_LINK_PROBE, the keepalive asks by TEST_LINK.
+ */
+static inline void asmc_link_await(struct asmc_link *lnk)
+{
+	if (!READ_ONCE(lnk->await_since))
+		WRITE_ONCE(lnk->await_since, jiffies | 1);
+}
 
 /* lgr.c */
 int asmc_lgr_init(void);

@@ -253,8 +253,8 @@ int asmc_wr_tx_send_after(struct asmc_wr_tx *tx, size_t len,
 	if (atomic_inc_return(&lnk->tx_inflight) == 1)
 		WRITE_ONCE(lnk->tx_start, jiffies);
 	/* stamped before the post: the answer cannot come before it */
-	if (tx->await && !READ_ONCE(lnk->await_since))
-		WRITE_ONCE(lnk->await_since, jiffies | 1);
+	if (tx->await)
+		asmc_link_await(lnk);
 	rc = ASMC_FAULTY(ASMC_FAULT_POST, -ENOMEM,
 			 ib_post_send(lnk->qp, nwrites ? &writes[0].wr : &wr,
 				      NULL));
