@@ -33,145 +33,154 @@ static const unsigned long bases[] = {
 	1000, (unsigned long)-1 - 3 * T_HZ, (unsigned long)-1 - 40 * T_HZ,
 };
 
-static void test_idle(struct kunit *test)
+/* @fn from each of bases[] */
+static void each_base(struct kunit *test,
+		      void (*fn)(struct kunit *test, unsigned long base))
 {
-	unsigned long base, delay;
-	struct asmc_ka_link k;
-	enum asmc_ka_verdict v;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(bases); i++) {
-		base = bases[i];
-		k = ka_link(base);
-		v = asmc_ka_decide(&k, &t_std, base + T_HZ, &delay);
-		CHECK(v == ASMC_KA_QUIET && delay == t_std.probe + 1,
-		      "base %lu: 1 s idle: quiet, next run after a probe (%d, %lu)",
-		      base, v, delay);
-		v = asmc_ka_decide(&k, &t_std, base + 28 * T_HZ, &delay);
-		CHECK(v == ASMC_KA_QUIET && delay == 2 * T_HZ + 1,
-		      "base %lu: 28 s idle: next run 1 tick after the period (%d, %lu)",
-		      base, v, delay);
-		v = asmc_ka_decide(&k, &t_std, base + 30 * T_HZ - 1, &delay);
-		CHECK(v == ASMC_KA_QUIET && delay == 2,
-		      "base %lu: a tick before the period: quiet (%d, %lu)",
-		      base, v, delay);
-		v = asmc_ka_decide(&k, &t_std, base + 30 * T_HZ, &delay);
-		CHECK(v == ASMC_KA_TEST_IDLE && delay == t_std.wait,
-		      "base %lu: period reached: TEST_LINK, wait for it (%d, %lu)",
-		      base, v, delay);
-	}
+	for (i = 0; i < ARRAY_SIZE(bases); i++)
+		fn(test, bases[i]);
 }
 
-static void test_await(struct kunit *test)
+/* the KUnit case test_NAME: NAME_at() from each base */
+#define BASE_CASE(name)						\
+	static void test_##name(struct kunit *test)			\
+	{								\
+		each_base(test, name##_at);				\
+	}
+
+static void idle_at(struct kunit *test, unsigned long base)
 {
-	unsigned long base, delay;
+	unsigned long delay;
 	struct asmc_ka_link k;
 	enum asmc_ka_verdict v;
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(bases); i++) {
-		base = bases[i];
-		k = ka_link(base);
-		k.await_since = (base + 2 * T_HZ) | 1;
-		v = asmc_ka_decide(&k, &t_std, base + 3 * T_HZ, &delay);
-		CHECK(v == ASMC_KA_QUIET &&
-		      delay == k.await_since + t_std.probe - (base + 3 * T_HZ) + 1,
-		      "base %lu: unanswered 1 s: next run when the probe is due (%d, %lu)",
-		      base, v, delay);
-		v = asmc_ka_decide(&k, &t_std, k.await_since + t_std.probe - 1,
-				   &delay);
-		CHECK(v == ASMC_KA_QUIET,
-		      "base %lu: a tick before the probe: quiet (%d)", base, v);
-		v = asmc_ka_decide(&k, &t_std, k.await_since + t_std.probe,
-				   &delay);
-		CHECK(v == ASMC_KA_TEST_AWAIT && delay == t_std.wait,
-		      "base %lu: unanswered for the probe: early TEST_LINK (%d, %lu)",
-		      base, v, delay);
-	}
+	k = ka_link(base);
+	v = asmc_ka_decide(&k, &t_std, base + T_HZ, &delay);
+	CHECK(v == ASMC_KA_QUIET && delay == t_std.probe + 1,
+	      "base %lu: 1 s idle: quiet, next run after a probe (%d, %lu)",
+	      base, v, delay);
+	v = asmc_ka_decide(&k, &t_std, base + 28 * T_HZ, &delay);
+	CHECK(v == ASMC_KA_QUIET && delay == 2 * T_HZ + 1,
+	      "base %lu: 28 s idle: next run 1 tick after the period (%d, %lu)",
+	      base, v, delay);
+	v = asmc_ka_decide(&k, &t_std, base + 30 * T_HZ - 1, &delay);
+	CHECK(v == ASMC_KA_QUIET && delay == 2,
+	      "base %lu: a tick before the period: quiet (%d, %lu)",
+	      base, v, delay);
+	v = asmc_ka_decide(&k, &t_std, base + 30 * T_HZ, &delay);
+	CHECK(v == ASMC_KA_TEST_IDLE && delay == t_std.wait,
+	      "base %lu: period reached: TEST_LINK, wait for it (%d, %lu)",
+	      base, v, delay);
 }
 
-static void test_stall(struct kunit *test)
+BASE_CASE(idle)
+
+static void await_at(struct kunit *test, unsigned long base)
 {
-	unsigned long base, delay, now;
+	unsigned long delay;
 	struct asmc_ka_link k;
 	enum asmc_ka_verdict v;
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(bases); i++) {
-		base = bases[i];
-		k = ka_link(base);
-		k.inflight = true;
-		k.tx_start = base + T_HZ;
-		now = base + T_HZ + t_std.probe;
-		v = asmc_ka_decide(&k, &t_std, now - 1, &delay);
-		CHECK(v == ASMC_KA_QUIET && delay == 2,
-		      "base %lu: in flight a tick short of the probe: quiet (%d, %lu)",
-		      base, v, delay);
-		v = asmc_ka_decide(&k, &t_std, now, &delay);
-		CHECK(v == ASMC_KA_TEST_STALL,
-		      "base %lu: in flight for the probe, no completion: TEST_LINK (%d)",
-		      base, v);
-		k.last_ack = base + 3 * T_HZ;
-		v = asmc_ka_decide(&k, &t_std, now, &delay);
-		CHECK(v == ASMC_KA_QUIET &&
-		      delay == k.last_ack + t_std.probe - now + 1,
-		      "base %lu: a completion 2 s later moves the probe (%d, %lu)",
-		      base, v, delay);
-		k.inflight = false;
-		v = asmc_ka_decide(&k, &t_std, base + 29 * T_HZ, &delay);
-		CHECK(v == ASMC_KA_QUIET,
-		      "base %lu: nothing in flight: no stall however old tx_start (%d)",
-		      base, v);
-	}
+	k = ka_link(base);
+	k.await_since = (base + 2 * T_HZ) | 1;
+	v = asmc_ka_decide(&k, &t_std, base + 3 * T_HZ, &delay);
+	CHECK(v == ASMC_KA_QUIET &&
+	      delay == k.await_since + t_std.probe - (base + 3 * T_HZ) + 1,
+	      "base %lu: unanswered 1 s: next run when the probe is due (%d, %lu)",
+	      base, v, delay);
+	v = asmc_ka_decide(&k, &t_std, k.await_since + t_std.probe - 1,
+			   &delay);
+	CHECK(v == ASMC_KA_QUIET,
+	      "base %lu: a tick before the probe: quiet (%d)", base, v);
+	v = asmc_ka_decide(&k, &t_std, k.await_since + t_std.probe,
+			   &delay);
+	CHECK(v == ASMC_KA_TEST_AWAIT && delay == t_std.wait,
+	      "base %lu: unanswered for the probe: early TEST_LINK (%d, %lu)",
+	      base, v, delay);
 }
 
-static void test_pending(struct kunit *test)
+BASE_CASE(await)
+
+static void stall_at(struct kunit *test, unsigned long base)
 {
-	unsigned long base, delay, sent;
+	unsigned long delay, now;
 	struct asmc_ka_link k;
 	enum asmc_ka_verdict v;
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(bases); i++) {
-		base = bases[i];
-		sent = base + 30 * T_HZ;
-		k = ka_link(base);
-		k.test_pending = true;
-		k.test_posted = true;
-		k.test_sent = sent;
-		v = asmc_ka_decide(&k, &t_std, sent + T_HZ, &delay);
-		CHECK(v == ASMC_KA_WAIT && delay == 3 * T_HZ,
-		      "base %lu: 1 s after the TEST_LINK: wait 3 s more (%d, %lu)",
-		      base, v, delay);
-		v = asmc_ka_decide(&k, &t_std, sent + t_std.wait, &delay);
-		CHECK(v == ASMC_KA_DOWN,
-		      "base %lu: nothing for the wait: link down (%d)", base, v);
-		k.last_ack = sent + 2 * T_HZ;
-		v = asmc_ka_decide(&k, &t_std, sent + t_std.wait, &delay);
-		CHECK(v == ASMC_KA_WAIT && delay == 2 * T_HZ,
-		      "base %lu: a completion after it extends the wait (%d, %lu)",
-		      base, v, delay);
-		k.test_posted = false;
-		v = asmc_ka_decide(&k, &t_std, sent + t_std.wait, &delay);
-		CHECK(v == ASMC_KA_REPOST && delay == 2 * T_HZ &&
-		      asmc_ka_busy_delay(&t_std, delay) == t_std.retry,
-		      "base %lu: not posted yet: post again soon (%d, %lu)",
-		      base, v, delay);
-		CHECK(asmc_ka_busy_delay(&t_std, 3) == 3,
-		      "the retry never runs past the deadline");
-		k.last_rx = sent;
-		v = asmc_ka_decide(&k, &t_std, sent + 10 * T_HZ, &delay);
-		CHECK(v == ASMC_KA_QUIET,
-		      "base %lu: a message in the same tick answers it (%d)",
-		      base, v);
-		k.last_rx = sent + 1;
-		k.last_ack = base;
-		v = asmc_ka_decide(&k, &t_std, sent + 10 * T_HZ, &delay);
-		CHECK(v == ASMC_KA_QUIET && delay == t_std.probe + 1,
-		      "base %lu: answered: back to the idle rule (%d, %lu)",
-		      base, v, delay);
-	}
+	k = ka_link(base);
+	k.inflight = true;
+	k.tx_start = base + T_HZ;
+	now = base + T_HZ + t_std.probe;
+	v = asmc_ka_decide(&k, &t_std, now - 1, &delay);
+	CHECK(v == ASMC_KA_QUIET && delay == 2,
+	      "base %lu: in flight a tick short of the probe: quiet (%d, %lu)",
+	      base, v, delay);
+	v = asmc_ka_decide(&k, &t_std, now, &delay);
+	CHECK(v == ASMC_KA_TEST_STALL,
+	      "base %lu: in flight for the probe, no completion: TEST_LINK (%d)",
+	      base, v);
+	k.last_ack = base + 3 * T_HZ;
+	v = asmc_ka_decide(&k, &t_std, now, &delay);
+	CHECK(v == ASMC_KA_QUIET &&
+	      delay == k.last_ack + t_std.probe - now + 1,
+	      "base %lu: a completion 2 s later moves the probe (%d, %lu)",
+	      base, v, delay);
+	k.inflight = false;
+	v = asmc_ka_decide(&k, &t_std, base + 29 * T_HZ, &delay);
+	CHECK(v == ASMC_KA_QUIET,
+	      "base %lu: nothing in flight: no stall however old tx_start (%d)",
+	      base, v);
 }
+
+BASE_CASE(stall)
+
+static void pending_at(struct kunit *test, unsigned long base)
+{
+	unsigned long delay, sent;
+	struct asmc_ka_link k;
+	enum asmc_ka_verdict v;
+
+	sent = base + 30 * T_HZ;
+	k = ka_link(base);
+	k.test_pending = true;
+	k.test_posted = true;
+	k.test_sent = sent;
+	v = asmc_ka_decide(&k, &t_std, sent + T_HZ, &delay);
+	CHECK(v == ASMC_KA_WAIT && delay == 3 * T_HZ,
+	      "base %lu: 1 s after the TEST_LINK: wait 3 s more (%d, %lu)",
+	      base, v, delay);
+	v = asmc_ka_decide(&k, &t_std, sent + t_std.wait, &delay);
+	CHECK(v == ASMC_KA_DOWN,
+	      "base %lu: nothing for the wait: link down (%d)", base, v);
+	k.last_ack = sent + 2 * T_HZ;
+	v = asmc_ka_decide(&k, &t_std, sent + t_std.wait, &delay);
+	CHECK(v == ASMC_KA_WAIT && delay == 2 * T_HZ,
+	      "base %lu: a completion after it extends the wait (%d, %lu)",
+	      base, v, delay);
+	k.test_posted = false;
+	v = asmc_ka_decide(&k, &t_std, sent + t_std.wait, &delay);
+	CHECK(v == ASMC_KA_REPOST && delay == 2 * T_HZ &&
+	      asmc_ka_busy_delay(&t_std, delay) == t_std.retry,
+	      "base %lu: not posted yet: post again soon (%d, %lu)",
+	      base, v, delay);
+	CHECK(asmc_ka_busy_delay(&t_std, 3) == 3,
+	      "the retry never runs past the deadline");
+	k.last_rx = sent;
+	v = asmc_ka_decide(&k, &t_std, sent + 10 * T_HZ, &delay);
+	CHECK(v == ASMC_KA_QUIET,
+	      "base %lu: a message in the same tick answers it (%d)",
+	      base, v);
+	k.last_rx = sent + 1;
+	k.last_ack = base;
+	v = asmc_ka_decide(&k, &t_std, sent + 10 * T_HZ, &delay);
+	CHECK(v == ASMC_KA_QUIET && delay == t_std.probe + 1,
+	      "base %lu: answered: back to the idle rule (%d, %lu)",
+	      base, v, delay);
+}
+
+BASE_CASE(pending)
 
 /* The work against a simulated peer, run by run as the kernel would. A
  * peer that answers gets every TEST_LINK answered after @rtt (0: a dead
@@ -237,83 +246,78 @@ static unsigned long ka_simulate(struct ka_sim *s)
 	return 0;
 }
 
-static void test_dead_peer(struct kunit *test)
+/* a simulation from @base for @until ticks, the link as ka_link() */
+static void ka_sim_init(struct ka_sim *s, unsigned long base,
+			unsigned long until)
 {
-	unsigned long down, base;
+	memset(s, 0, sizeof(*s));
+	s->base = base;
+	s->until = until;
+	s->k = ka_link(base);
+}
+
+static void dead_peer_at(struct kunit *test, unsigned long base)
+{
+	unsigned long down;
 	struct ka_sim s;
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(bases); i++) {
-		base = bases[i];
-		/* data in flight since base, rxe retrying it for ever */
-		memset(&s, 0, sizeof(s));
-		s.base = base;
-		s.until = 120 * T_HZ;
-		s.k = ka_link(base);
-		s.k.inflight = true;
-		s.k.await_since = base | 1;
-		down = ka_simulate(&s);
-		CHECK(down && down - base >= t_std.probe + t_std.wait &&
-		      down - base <= t_std.probe + t_std.wait + 2,
-		      "base %lu: dead peer with data in flight: down after %lu ticks (probe + wait = %lu)",
-		      base, down - base, t_std.probe + t_std.wait);
-		CHECK(s.tests == 1, "base %lu: one TEST_LINK before that (%d)",
-		      base, s.tests);
+	/* data in flight since base, rxe retrying it for ever */
+	ka_sim_init(&s, base, 120 * T_HZ);
+	s.k.inflight = true;
+	s.k.await_since = base | 1;
+	down = ka_simulate(&s);
+	CHECK(down && down - base >= t_std.probe + t_std.wait &&
+	      down - base <= t_std.probe + t_std.wait + 2,
+	      "base %lu: dead peer with data in flight: down after %lu ticks (probe + wait = %lu)",
+	      base, down - base, t_std.probe + t_std.wait);
+	CHECK(s.tests == 1, "base %lu: one TEST_LINK before that (%d)",
+	      base, s.tests);
 
-		/* the same with every slot busy: the TEST_LINK never leaves */
-		memset(&s, 0, sizeof(s));
-		s.base = base;
-		s.until = 120 * T_HZ;
-		s.busy = true;
-		s.k = ka_link(base);
-		s.k.inflight = true;
-		down = ka_simulate(&s);
-		CHECK(down && down - base <= t_std.probe + t_std.wait + 2,
-		      "base %lu: all slots busy: down after %lu ticks, %d runs",
-		      base, down - base, s.runs);
+	/* the same with every slot busy: the TEST_LINK never leaves */
+	ka_sim_init(&s, base, 120 * T_HZ);
+	s.busy = true;
+	s.k.inflight = true;
+	down = ka_simulate(&s);
+	CHECK(down && down - base <= t_std.probe + t_std.wait + 2,
+	      "base %lu: all slots busy: down after %lu ticks, %d runs",
+	      base, down - base, s.runs);
 
-		/* an idle link to a dead peer: one period, then the wait */
-		memset(&s, 0, sizeof(s));
-		s.base = base;
-		s.until = 120 * T_HZ;
-		s.k = ka_link(base);
+	/* an idle link to a dead peer: one period, then the wait */
+	ka_sim_init(&s, base, 120 * T_HZ);
+	down = ka_simulate(&s);
+	CHECK(down && down - base >= t_std.period + t_std.wait &&
+	      down - base <= t_std.period + t_std.wait + 2,
+	      "base %lu: idle dead peer: down after %lu ticks (period + wait = %lu)",
+	      base, down - base, t_std.period + t_std.wait);
+}
+
+BASE_CASE(dead_peer)
+
+static void live_peer_at(struct kunit *test, unsigned long base)
+{
+	const unsigned long rtts[] = { 1, T_HZ, t_std.wait - 1 };
+	unsigned long down;
+	struct ka_sim s;
+	size_t j;
+
+	for (j = 0; j < ARRAY_SIZE(rtts); j++) {
+		ka_sim_init(&s, base, 600 * T_HZ);
+		s.rtt = rtts[j];
 		down = ka_simulate(&s);
-		CHECK(down && down - base >= t_std.period + t_std.wait &&
-		      down - base <= t_std.period + t_std.wait + 2,
-		      "base %lu: idle dead peer: down after %lu ticks (period + wait = %lu)",
-		      base, down - base, t_std.period + t_std.wait);
+		CHECK(!down,
+		      "base %lu, rtt %lu: an answering peer keeps the link (down at %lu)",
+		      base, s.rtt, down ? down - base : 0);
+		/* one TEST_LINK per period and answer: 600 s / (30 s + rtt),
+		 * give or take the last one
+		 */
+		CHECK(s.tests >= (int)(s.until / (t_std.period + s.rtt + 2)) - 1 &&
+		      s.tests <= (int)(s.until / t_std.period),
+		      "base %lu, rtt %lu: %d TEST_LINKs in 600 s idle, %d runs",
+		      base, s.rtt, s.tests, s.runs);
 	}
 }
 
-static void test_live_peer(struct kunit *test)
-{
-	unsigned long rtts[] = { 1, T_HZ, t_std.wait - 1 };
-	unsigned long down, base;
-	struct ka_sim s;
-	size_t i, j;
-
-	for (i = 0; i < ARRAY_SIZE(bases); i++) {
-		for (j = 0; j < ARRAY_SIZE(rtts); j++) {
-			base = bases[i];
-			memset(&s, 0, sizeof(s));
-			s.base = base;
-			s.until = 600 * T_HZ;
-			s.rtt = rtts[j];
-			s.k = ka_link(base);
-			down = ka_simulate(&s);
-			CHECK(!down,
-			      "base %lu, rtt %lu: an answering peer keeps the link (down at %lu)",
-			      base, s.rtt, down ? down - base : 0);
-			/* one TEST_LINK per period and answer: 600 s
-			 * / (30 s + rtt), give or take the last one
-			 */
-			CHECK(s.tests >= (int)(s.until / (t_std.period + s.rtt + 2)) - 1 &&
-			      s.tests <= (int)(s.until / t_std.period),
-			      "base %lu, rtt %lu: %d TEST_LINKs in 600 s idle, %d runs",
-			      base, s.rtt, s.tests, s.runs);
-		}
-	}
-}
+BASE_CASE(live_peer)
 
 static struct kunit_case llc_keepalive_cases[] = {
 	KUNIT_CASE(test_idle),
