@@ -22,13 +22,14 @@ EID=SMC-FAULTS-TEST
 PORT=29800
 F=$SMC_DBG/fault
 DEADLINE=120	# per transfer: far beyond any timeout of the module
+slow0=$(cat "$F/slowqp_ms" 2>/dev/null)	# the module's own, put back
 
 fault_off() {
 	[ -d "$F" ] || return 0
 	echo 0 >"$F/sites"
 	echo 1 >"$F/interval"
 	echo -1 >"$F/times"
-	echo 5000 >"$F/slowqp_ms"
+	[ -z "$slow0" ] || echo "$slow0" >"$F/slowqp_ms"
 }
 
 cleanup() {
