@@ -96,6 +96,8 @@ vm_net_setup() {
 # A `timeout` wrapper (TIMEOUT + 60 s) backs up vm_wait should this shell die.
 # vCPUs: 2 for a lone guest, 1 each when guests share the 2 host cores (boots
 # in ~7 s instead of ~16 s, same RDMA/TCP throughput); SMC_VM_SMP overrides.
+# log_buf_len: the kernel log of a whole run stays in memory, for the test
+# that pairs the module's object lines (smc_objlog_check in smc_lib.sh).
 vm_boot() {
 	local i=$1 ng=$2 dir=$3 tmo=$4 kver kernel initrd lp rp
 	shift 4
@@ -113,7 +115,7 @@ vm_boot() {
 		-accel tcg,thread=multi -cpu max -smp "${SMC_VM_SMP:-$((ng > 1 ? 1 : 2))}" -m "${SMC_VM_MEM:-1536}" \
 		-nodefaults -display none -no-reboot -pidfile "$dir/qemu$i.pid" \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 loglevel=5 printk.time=1 panic=-1 oops=panic tsc=reliable mitigations=off smcvm.guest=$i smcvm.nguests=$ng smcvm.src=${SRC:-/}${SMC_VM_MODDIR:+ smcvm.moddir=$SMC_VM_MODDIR} ${SMC_VM_APPEND:-}" \
+		-append "console=ttyS0 loglevel=5 log_buf_len=16M printk.time=1 panic=-1 oops=panic tsc=reliable mitigations=off smcvm.guest=$i smcvm.nguests=$ng smcvm.src=${SRC:-/}${SMC_VM_MODDIR:+ smcvm.moddir=$SMC_VM_MODDIR} ${SMC_VM_APPEND:-}" \
 		-serial "file:$dir/console$i.log" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$dir,mount_tag=results,security_model=none,multidevs=remap" \

@@ -24,6 +24,8 @@ step() {
 	*) echo "# --- $name: not in SMC_TESTS, not run"; return 0 ;;
 	esac
 	echo "# --- $name"
+	# where smc_objlog_check finds an unpaired object line
+	echo "smc_objlog: step $name" 2>/dev/null >/dev/kmsg
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	tmo=$STEP_TIMEOUT
 	# the many-case hostile peer and the 100 load/unload cycles need
@@ -109,4 +111,5 @@ demo)
 	;;
 esac
 smc_check_released "all tests"
+smc_objlog_check
 exit 0

@@ -55,11 +55,23 @@ smc_is_ours_loaded() {
 	[ -d /sys/module/smc ] && [ -d "$SMC_DBG" ]
 }
 
+# smc_insmod [PARAM...]: insmod our smc.ko. Where the kernel has dynamic
+# debug, the module's object lines ("<type> <ptr> created/destroyed") are on
+# from its first moment, for smc_objlog_check.
+smc_insmod() {
+	if [ -e /proc/dynamic_debug/control ] ||
+	   [ -e /sys/kernel/debug/dynamic_debug/control ]; then
+		insmod "$SMC_KO" 'dyndbg="format created\n +p; format destroyed\n +p"' "$@"
+	else
+		insmod "$SMC_KO" "$@"
+	fi
+}
+
 smc_load() {
 	smc_is_ours_loaded && return 0
 	[ -d /sys/module/smc ] && { echo "another smc module is loaded" >&2; return 1; }
 	modprobe -q ib_core 2>/dev/null
-	insmod "$SMC_KO" "$@"
+	smc_insmod "$@"
 }
 
 smc_unload() {
@@ -123,6 +135,30 @@ smc_check_released() {
 	tap_fail "objects released after $1"
 	tap_diag < "$SMC_DBG/objects"
 	return 1
+}
+
+# smc_objlog_check: a TAP result that in the whole kernel log of this guest
+# every object's creation line has the destruction line of the same object
+# (smc_objlog.py; RDMA devices still known to a loaded module may stay; a
+# devref line names the device it holds, which many may hold at once).
+smc_objlog_check() {
+	local out rc ibdev=0
+
+	smc_is_ours_loaded && ibdev=$(smc_obj_live ibdev)
+	out=$(python3 "$SMC_TESTDIR/smc_objlog.py" --live "ibdev=$ibdev" \
+		--refs devref 2>&1)
+	rc=$?
+	case $rc in
+	0)
+		tap_ok "every object's creation line has its destruction line"
+		printf '%s\n' "$out" ;;
+	"$KSFT_SKIP")
+		tap_skip "every object's creation line has its destruction line" \
+			"$(printf '%s\n' "$out" | sed -n '1s/^# //p')" ;;
+	*)
+		tap_fail "every object's creation line has its destruction line"
+		printf '%s\n' "$out" | sed '/^#/!s/^/# /' ;;
+	esac
 }
 
 # smc_stat KEY: a value from debugfs stats ("fallback_client", ...)

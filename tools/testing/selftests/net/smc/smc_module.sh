@@ -31,7 +31,7 @@ smc_unload 2>/dev/null
 
 # 1. loads, says so, and reports our version
 dmesg -C
-if insmod "$SMC_KO"; then
+if smc_insmod; then
 	tap_ok "insmod smc.ko"
 else
 	tap_fail "insmod smc.ko"
@@ -60,7 +60,7 @@ tap_check "rmmod after the last socket closed" rmmod smc
 # 3. AF_SMC already registered by another module: clear error, no oops
 if [ -f "$SMC_HOLDER_KO" ] && insmod "$SMC_HOLDER_KO"; then
 	dmesg -C
-	if insmod "$SMC_KO" 2>/dev/null; then
+	if smc_insmod 2>/dev/null; then
 		tap_fail "insmod refused while AF_SMC is registered elsewhere"
 		rmmod smc
 	else
@@ -80,7 +80,7 @@ fi
 # 4. the kernel's own smc module loaded: ours cannot load next to it
 intree=$(modinfo -n smc 2>/dev/null)
 if [ -n "$intree" ] && [ "$intree" != "$SMC_KO" ] && modprobe smc; then
-	err=$(insmod "$SMC_KO" 2>&1)
+	err=$(smc_insmod 2>&1)
 	[ $? -ne 0 ] && echo "$err" | grep -q "File exists" &&
 		tap_ok "insmod refused while the in-tree smc is loaded (EEXIST)" ||
 		tap_fail "insmod refused while the in-tree smc is loaded (EEXIST)"
@@ -91,7 +91,7 @@ if [ -n "$intree" ] && [ "$intree" != "$SMC_KO" ] && modprobe smc; then
 	modprobe -r smc_diag 2>/dev/null
 	modprobe -r smc
 	# unsupported socket types and protocols: the same errno as in-tree
-	if insmod "$SMC_KO"; then
+	if smc_insmod; then
 		ours=$(smc_socket_errnos)
 		echo "# in-tree: $intree_errnos"
 		echo "# ours:    $ours"
@@ -110,7 +110,7 @@ tcp_inuse() { awk '$1 == "TCP:" { print $3 }' /proc/net/sockstat; }
 base_tcp=$(tcp_inuse)
 bad=0
 for i in $(seq 1 "$CYCLES"); do
-	if ! insmod "$SMC_KO"; then
+	if ! smc_insmod; then
 		echo "# cycle $i: insmod failed"; bad=1; break
 	fi
 	port=$((22000 + i % 100))
