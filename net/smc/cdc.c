@@ -172,7 +172,15 @@ static void asmc_cdc_recv(struct asmc_sock *smc, struct asmc_cdc_msg *m)
 		return;
 	}
 	conn->peer_prod_flags = m->prod_flags;
-	if (m->prod_flags & (ASMC_CDC_WRITE_BLOCKED | ASMC_CDC_CONS_UPD_REQ))
+	/* answered when asked; when blocked, only with room we have not
+	 * reported yet (else our next read reports it): echoing every
+	 * blocked data CDC, as Linux's smc sets the flag on most, cost a
+	 * CDC per CDC
+	 */
+	if (m->prod_flags & ASMC_CDC_CONS_UPD_REQ ||
+	    asmc_cdc_update_due(conn->rx_prod, conn->rx_cons,
+				conn->rx_cons_sent, conn->rmbe_size,
+				m->prod_flags))
 		conn->tx_need_update = true;
 	if (m->prod_flags & ASMC_CDC_URG_PRESENT && conn->rx_prod > old_prod) {
 		const u8 *rmb = conn->rmb->cpu;

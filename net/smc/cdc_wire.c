@@ -162,3 +162,17 @@ bool asmc_sndbuf_writable(bool outgrown, bool idle, u64 space)
 		return false;
 	return space != 0;
 }
+
+bool asmc_cdc_update_due(u64 prod, u64 cons, u64 cons_sent, u32 size,
+			 u8 peer_flags)
+{
+	u64 unreported = cons - cons_sent;
+	u64 believed_used = prod - cons_sent;
+	u32 step = size / 10 > 2048 ? size / 10 : 2048;
+
+	if (!unreported)
+		return false;
+	if (peer_flags & (ASMC_CDC_WRITE_BLOCKED | ASMC_CDC_CONS_UPD_REQ))
+		return true;
+	return unreported >= step && believed_used * 2 >= size;
+}

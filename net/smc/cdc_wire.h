@@ -140,6 +140,18 @@ bool asmc_sndbuf_should_grow(u32 size, u32 want, bool outgrown, bool idle,
 			     u64 left, u64 space);
 bool asmc_sndbuf_writable(bool outgrown, bool idle, u64 space);
 
+/* Is a consumer update owed to the peer? Byte totals of our RMBE: @prod
+ * written by the peer, @cons read by the application, @cons_sent last
+ * reported; @size the RMBE's size, @peer_flags the producer flags of the
+ * peer's last CDC. Only when something is unreported: at once if the peer
+ * says it is blocked or asks, else once a tenth of the ring (at least
+ * 2 KiB) was read while the peer believes the ring at least half full.
+ * (Receiver-side silly window avoidance: an update per small read would
+ * draw a small write per update.)
+ */
+bool asmc_cdc_update_due(u64 prod, u64 cons, u64 cons_sent, u32 size,
+			 u8 peer_flags);
+
 /* 16-bit serial number arithmetic for CDC sequence numbers: @a is older
  * than @b if it lies in the half of the number circle behind @b (a
  * distance of exactly 0x8000 counts as older).

@@ -43,23 +43,6 @@ bool asmc_rx_atmark(struct asmc_sock *smc)
 	return conn->rx_urg_seen && conn->rx_cons + 1 == conn->rx_urg_mark;
 }
 
-/* Tell the peer about consumed room when it is waiting for it, or when a
- * tenth of the ring was read and the peer believes it half full.
- */
-static bool asmc_rx_update_due(struct asmc_conn *conn)
-{
-	u64 unreported = conn->rx_cons - conn->rx_cons_sent;
-	u64 believed_used = conn->rx_prod - conn->rx_cons_sent;
-
-	if (!unreported)
-		return false;
-	if (conn->peer_prod_flags & (ASMC_CDC_WRITE_BLOCKED |
-				     ASMC_CDC_CONS_UPD_REQ))
-		return true;
-	return unreported >= max_t(u32, conn->rmbe_size / 10, 2048) &&
-	       believed_used * 2 >= conn->rmbe_size;
-}
-
 static void asmc_rx_consumed(struct asmc_sock *smc, u64 n, bool urgent)
 {
 	struct asmc_conn *conn = &smc->conn;
@@ -67,7 +50,10 @@ static void asmc_rx_consumed(struct asmc_sock *smc, u64 n, bool urgent)
 
 	spin_lock_bh(&conn->lock);
 	conn->rx_cons += n;
-	due = urgent || asmc_rx_update_due(conn);
+	due = urgent || asmc_cdc_update_due(conn->rx_prod, conn->rx_cons,
+					    conn->rx_cons_sent,
+					    conn->rmbe_size,
+					    conn->peer_prod_flags);
 	if (due)
 		conn->tx_need_update = true;
 	spin_unlock_bh(&conn->lock);

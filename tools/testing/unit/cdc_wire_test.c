@@ -285,6 +285,41 @@ static void test_sndbuf_grow(struct kunit *test)
 	      "outgrown: writable only once empty, room or not");
 }
 
+static void test_update_due(struct kunit *test)
+{
+	const u64 k = 1024, base = 5ull << 32;	/* totals far past 4 GiB */
+	const u32 size = 64 * k, big = 1024 * k;
+	const u8 wb = ASMC_CDC_WRITE_BLOCKED, req = ASMC_CDC_CONS_UPD_REQ;
+
+	CHECK(!asmc_cdc_update_due(base + size, base, base, size, wb) &&
+	      !asmc_cdc_update_due(base + size, base, base, size, req) &&
+	      !asmc_cdc_update_due(base, base, base, size, 0),
+	      "nothing read since the last report: nothing owed, flags or not");
+	CHECK(asmc_cdc_update_due(base + size, base + 1, base, size, wb) &&
+	      asmc_cdc_update_due(base + 100, base + 1, base, size, req),
+	      "the peer blocked or asking: any unreported byte is owed");
+	CHECK(!asmc_cdc_update_due(base + size, base + 6 * k, base, size, 0),
+	      "a full ring, 6 KiB read: below a tenth, not yet");
+	CHECK(asmc_cdc_update_due(base + size, base + 7 * k, base, size, 0),
+	      "a full ring, 7 KiB read: a tenth of 64 KiB");
+	CHECK(!asmc_cdc_update_due(base + 31 * k, base + 31 * k, base, size,
+				   0),
+	      "all read, but the peer believes the ring less than half full");
+	CHECK(asmc_cdc_update_due(base + 32 * k, base + 7 * k, base, size, 0),
+	      "the peer believes it exactly half full: owed");
+	CHECK(!asmc_cdc_update_due(base + 16 * k, base + 2047, base, 16 * k,
+				   0) &&
+	      asmc_cdc_update_due(base + 16 * k, base + 2 * k, base, 16 * k,
+				  0),
+	      "a small ring: at least 2 KiB");
+	CHECK(!asmc_cdc_update_due(base + big, base + 100 * k, base, big, 0) &&
+	      asmc_cdc_update_due(base + big, base + 103 * k, base, big, 0),
+	      "1 MiB ring: a tenth is 104,857 bytes");
+	CHECK(!asmc_cdc_update_due(base + size, base + 6 * k, base, size,
+				   (u8)~(wb | req)),
+	      "other producer flags do not make it owed");
+}
+
 static struct kunit_case cdc_wire_cases[] = {
 	KUNIT_CASE(test_codec),
 	KUNIT_CASE(test_cursors),
@@ -292,6 +327,7 @@ static struct kunit_case cdc_wire_cases[] = {
 	KUNIT_CASE(test_claim),
 	KUNIT_CASE(test_policy),
 	KUNIT_CASE(test_sndbuf_grow),
+	KUNIT_CASE(test_update_due),
 	{}
 };
 WIRE_TEST_SUITE(cdc_wire, cdc_wire_cases);
