@@ -41,6 +41,8 @@ BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SRC=${SRC:-$(cd "$BENCH_DIR/../../.." && pwd)}
 # shellcheck source=../selftests/net/smc/smc_lib.sh
 source "$SRC/tools/testing/selftests/net/smc/smc_lib.sh"
+# no object debug lines (a printk per object) while measuring
+SMC_OBJLOG=0
 
 mode=${1:-pair}
 guest=${2:-${GUEST:-0}}
@@ -263,7 +265,9 @@ setup_module() { # ours|intree|none
 		smc_unload_any 2>&1 || return 1
 		;;
 	ours)
-		smc_is_ours_loaded || { smc_unload_any && smc_load; } 2>&1 ||
+		# anew in every round, as Linux's: also when the round before
+		# ran ours last (the EID would exist already)
+		{ smc_unload_any && smc_load; } 2>&1 ||
 			{ echo "cannot load $SMC_KO"; return 1; }
 		$NL ueid-add "$EID" >/dev/null 2>&1 || { echo "ueid-add $EID failed"; return 1; }
 		;;

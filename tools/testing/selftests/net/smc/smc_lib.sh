@@ -57,10 +57,12 @@ smc_is_ours_loaded() {
 
 # smc_insmod [PARAM...]: insmod our smc.ko. Where the kernel has dynamic
 # debug, the module's object lines ("<type> <ptr> created/destroyed") are on
-# from its first moment, for smc_objlog_check.
+# from its first moment, for smc_objlog_check (SMC_OBJLOG=0: off, as for
+# the benchmarks).
 smc_insmod() {
-	if [ -e /proc/dynamic_debug/control ] ||
-	   [ -e /sys/kernel/debug/dynamic_debug/control ]; then
+	if [ "${SMC_OBJLOG:-1}" != 0 ] &&
+	   { [ -e /proc/dynamic_debug/control ] ||
+	     [ -e /sys/kernel/debug/dynamic_debug/control ]; }; then
 		insmod "$SMC_KO" 'dyndbg="format created\n +p; format destroyed\n +p"' "$@"
 	else
 		insmod "$SMC_KO" "$@"
