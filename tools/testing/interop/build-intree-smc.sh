@@ -35,7 +35,10 @@ OUT=$CACHE/$KVER$V1
 }
 [ -d "$KDIR" ] || { echo "build-intree-smc: no $KDIR" >&2; exit 1; }
 
-stamp="$(stat -c %s-%Y "$TARBALL") $(sha1sum "$0" | cut -c1-12) $KVER$V1"
+# the tree's configuration too: a kernel rebuilt with other options (struct
+# module changes with CONFIG_DYNAMIC_DEBUG) refuses modules of the old one
+kconf=$(sha1sum <"$KDIR/.config" 2>/dev/null | cut -c1-12 || true)
+stamp="$(stat -c %s-%Y "$TARBALL") $(sha1sum "$0" | cut -c1-12) $KVER$V1 ${kconf:-noconfig}"
 if [ -f "$OUT/smc.ko" ] && [ "$(cat "$OUT/stamp" 2>/dev/null)" = "$stamp" ]; then
 	echo "$OUT"
 	exit 0
