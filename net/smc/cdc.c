@@ -178,9 +178,7 @@ static void asmc_cdc_recv(struct asmc_sock *smc, struct asmc_cdc_msg *m)
 	 * CDC per CDC
 	 */
 	if (m->prod_flags & ASMC_CDC_CONS_UPD_REQ ||
-	    asmc_cdc_update_due(conn->rx_prod, conn->rx_cons,
-				conn->rx_cons_sent, conn->rmbe_size,
-				m->prod_flags))
+	    asmc_conn_update_due(conn))
 		conn->tx_need_update = true;
 	if (m->prod_flags & ASMC_CDC_URG_PRESENT && conn->rx_prod > old_prod) {
 		const u8 *rmb = conn->rmb->cpu;

@@ -112,6 +112,16 @@ static inline u64 asmc_conn_peer_free(const struct asmc_conn *c)
 	return c->peer_rmbe_size - (c->tx_prod - c->peer_cons);
 }
 
+/* Do we owe the peer a consumer update, given what it last said about
+ * itself (asmc_cdc_update_due)?
+ */
+static inline bool asmc_conn_update_due(struct asmc_conn *c)
+{
+	lockdep_assert_held(&c->lock);
+	return asmc_cdc_update_due(c->rx_prod, c->rx_cons, c->rx_cons_sent,
+				   c->rmbe_size, c->peer_prod_flags);
+}
+
 static inline struct asmc_cursor asmc_total_to_cursor(u64 total, u32 size)
 {
 	struct asmc_cursor c = {

@@ -50,10 +50,7 @@ static void asmc_rx_consumed(struct asmc_sock *smc, u64 n, bool urgent)
 
 	spin_lock_bh(&conn->lock);
 	conn->rx_cons += n;
-	due = urgent || asmc_cdc_update_due(conn->rx_prod, conn->rx_cons,
-					    conn->rx_cons_sent,
-					    conn->rmbe_size,
-					    conn->peer_prod_flags);
+	due = urgent || asmc_conn_update_due(conn);
 	if (due)
 		conn->tx_need_update = true;
 	spin_unlock_bh(&conn->lock);
