@@ -113,6 +113,7 @@ static const char *const asmc_fault_names[ASMC_FAULT_MAX] = {
 	[ASMC_FAULT_LLC]	= "llc",
 	[ASMC_FAULT_POST]	= "post",
 	[ASMC_FAULT_SLOWQP]	= "slowqp",
+	[ASMC_FAULT_LATECL]	= "latecl",
 };
 
 /* The knobs are plain integers read without a lock: a test sets

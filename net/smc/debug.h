@@ -58,11 +58,16 @@ enum asmc_fault_site {
 				 * (5 s), as with rxe waiting for packets
 				 * still in flight
 				 */
+	ASMC_FAULT_LATECL,	/* a client starts waiting for its first
+				 * CONFIRM_LINK late (ASMC_FAULT_LATECL_MS):
+				 * it has arrived by then
+				 */
 	ASMC_FAULT_MAX
 };
 
 bool asmc_fault(enum asmc_fault_site site);
 u32 asmc_fault_slow_ms(void);	/* the delay of ASMC_FAULT_SLOWQP */
+#define ASMC_FAULT_LATECL_MS	300
 
 /* @call, or @fail when a fault is injected at @site */
 #define ASMC_FAULTY(site, fail, call) (asmc_fault(site) ? (fail) : (call))

@@ -5,6 +5,7 @@
  */
 #define pr_fmt(fmt) "smc: " fmt
 
+#include <linux/delay.h>
 #include <linux/slab.h>
 #include "clc_wire.h"
 #include "debug.h"
@@ -180,16 +181,21 @@ int asmc_llc_client_confirm_link(struct asmc_link *lnk, struct asmc_buf *rmb)
 	int rc;
 
 	mutex_lock(&lnk->llc_flow);
+	if (asmc_fault(ASMC_FAULT_LATECL))
+		msleep(ASMC_FAULT_LATECL_MS);
+	/* armed first, then the early one looked for, both under llc_lock:
+	 * checked before arming, a CONFIRM_LINK arriving in between was
+	 * kept as early and never seen (both sides then timed out)
+	 */
+	asmc_llc_arm(lnk, &w, ASMC_LLC_CONFIRM_LINK, false);
+	spin_lock_bh(&lnk->llc_lock);
 	if (lnk->early_confirm) {
-		/* it arrived before we were ready to wait for it */
 		memcpy(w.msg, lnk->early_msg, ASMC_WR_MSG_LEN);
 		w.done = true;
 		lnk->early_confirm = false;
-		rc = asmc_llc_parse(w.msg, ASMC_WR_MSG_LEN, &req);
-	} else {
-		asmc_llc_arm(lnk, &w, ASMC_LLC_CONFIRM_LINK, false);
-		rc = asmc_llc_wait(lnk, &w, ASMC_LLC_WAIT_FIRST, &req);
 	}
+	spin_unlock_bh(&lnk->llc_lock);
+	rc = asmc_llc_wait(lnk, &w, ASMC_LLC_WAIT_FIRST, &req);
 	mutex_unlock(&lnk->llc_flow);
 	if (rc == -ETIMEDOUT)
 		return ASMC_DECL_TIMEOUT_CL;

@@ -170,6 +170,28 @@ fi
 echo 1 >"$SMC_DBG/flush_idle"
 smc_check_released "a lost LLC request" 30
 
+# 3b. a client that starts waiting for its first CONFIRM_LINK late (300
+# ms): the server's came before, and is taken from where it was kept; the
+# first contact goes on over SMC-R, nothing falls back
+for i in $(seq 100); do
+	echo 1 >"$SMC_DBG/flush_idle"
+	[ "$(smc_obj_live lgr)" = 0 ] && break
+	sleep 0.1
+done
+i0=$(injected latecl)
+fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
+c0=$(smc_obj_created conn)
+fault_on latecl 1 1
+xfer latecl 1 64K
+fault_off
+n=$(( $(injected latecl) - i0 ))
+fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
+conns=$(( $(smc_obj_created conn) - c0 ))
+[ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n = 1 ] && [ $fb = 0 ] && [ $conns = 2 ]
+xfer_result $? "late CONFIRM_LINK wait" "first contact over SMC-R" \
+	"$n injected" \
+	"client $xrc_c, server $xrc_s, $n injected, $fb fallback ends, $conns conns" 30
+
 # broken_xfer "SITE..." TIMES: two parallel connections send 1G each way;
 # 2 s in, the SITEs fail (TIMES in all); both ends must return within
 # DEADLINE. Sets xrc_s/xrc_c (124: hung) and took (seconds from the fault
