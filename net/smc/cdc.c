@@ -130,7 +130,7 @@ static void asmc_cdc_recv(struct asmc_sock *smc, struct asmc_cdc_msg *m)
 {
 	struct asmc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
-	bool data, space, shut, push, starved, urg = false;
+	bool data, space, shut, push, urg = false;
 	u64 old_prod, old_cons;
 	int rc;
 
@@ -195,16 +195,7 @@ static void asmc_cdc_recv(struct asmc_sock *smc, struct asmc_cdc_msg *m)
 	shut = m->conn_flags != 0;
 	push = (space && conn->sb_filled > conn->sb_posted) ||
 	       conn->tx_need_update;
-	/* data waits for the peer's window: like TCP's persist timer, the
-	 * link probes a peer that stays silent (one that died would leave
-	 * the sender blocked until the idle keepalive, 30 s)
-	 */
-	starved = conn->sb_filled > conn->sb_posted &&
-		  !asmc_conn_peer_free(conn);
 	spin_unlock_bh(&conn->lock);
-
-	if (starved && conn->link)
-		asmc_link_await(conn->link);
 
 	if (urg)
 		sk_send_sigurg(sk);

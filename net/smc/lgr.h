@@ -99,6 +99,10 @@ struct asmc_link {
 	unsigned long		*tx_busy;	/* bitmap of slots in use */
 	wait_queue_head_t	tx_wait;	/* a slot became free */
 	atomic_t		tx_inflight;	/* posted, not completed */
+	/* connections whose data waits for the peer's window (their
+	 * asmc_conn.tx_blocked, counted under each one's lock)
+	 */
+	atomic_t		tx_blocked_conns;
 	atomic_t		tx_preparing;	/* slots taken, not yet posted */
 	wait_queue_head_t	drained;	/* tx_inflight reached 0 */
 	u8			*rx_bufs;	/* rx_num * slot size */
@@ -131,10 +135,10 @@ struct asmc_link {
 						 */
 	unsigned long		tx_start;	/* jiffies: tx_inflight left 0 */
 	/* jiffies (| 1) of the first send since the last receive that wants
-	 * an answer, or of a receive that left a sender waiting for the
-	 * peer's window; 0: none. Set by senders and asmc_cdc_recv, cleared
-	 * by receives; a race of the two costs at most one TEST_LINK or
-	 * leaves one wait unwatched.
+	 * an answer; 0: none. Set by senders, cleared by receives; a race of
+	 * the two costs at most one TEST_LINK or leaves one wait unwatched.
+	 * (Data waiting for the peer's window counts as awaited from the
+	 * last receive: tx_blocked_conns.)
 	 */
 	unsigned long		await_since;
 	struct delayed_work	testlink_work;
@@ -143,7 +147,10 @@ struct asmc_link {
 	struct list_head	llc_rx_q;	/* under llc_lock */
 	int			llc_rx_qlen;
 	bool			llc_rx_busy;	/* the work answers one */
-	bool			early_confirm;	/* CONFIRM_LINK before the wait */
+	/* a CONFIRM_LINK that came before the client waited for it; both
+	 * under llc_lock
+	 */
+	bool			early_confirm;
 	u8			early_msg[ASMC_WR_MSG_LEN];
 	/* the keepalive work's own state (llc_keepalive.h): the answer
 	 * to a TEST_LINK is any receive after test_sent (last_rx)

@@ -596,6 +596,7 @@ static void asmc_llc_testlink_work(struct work_struct *work)
 	 * too many at most
 	 */
 	k.inflight = atomic_read(&lnk->tx_inflight) > 0;
+	k.blocked = atomic_read(&lnk->tx_blocked_conns) > 0;
 	k.test_sent = lnk->test_sent;
 	k.test_pending = lnk->test_pending;
 	k.test_posted = lnk->test_posted;

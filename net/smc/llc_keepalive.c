@@ -19,7 +19,7 @@ enum asmc_ka_verdict asmc_ka_decide(const struct asmc_ka_link *k,
 				    const struct asmc_ka_times *t,
 				    unsigned long now, unsigned long *delay)
 {
-	unsigned long stall_at = 0, end, next;
+	unsigned long stall_at = 0, await, end, next;
 
 	/* A TEST_LINK is pending until any message comes after it was due.
 	 * A send completion proves the peer's adapter acked, so the wait
@@ -34,8 +34,15 @@ enum asmc_ka_verdict asmc_ka_decide(const struct asmc_ka_link *k,
 		return k->test_posted ? ASMC_KA_WAIT : ASMC_KA_REPOST;
 	}
 
+	/* a receive ends the wait for an answer, though another connection
+	 * of the link may still wait for the peer's window: then the wait
+	 * starts again from that receive
+	 */
+	await = k->await_since;
+	if (!await && k->blocked)
+		await = k->last_rx | 1;
 	*delay = t->wait;
-	if (k->await_since && asmc_ka_due(k->await_since + t->probe, now))
+	if (await && asmc_ka_due(await + t->probe, now))
 		return ASMC_KA_TEST_AWAIT;
 	if (k->inflight) {
 		stall_at = asmc_ka_later(k->tx_start, k->last_ack) + t->probe;
@@ -51,8 +58,8 @@ enum asmc_ka_verdict asmc_ka_decide(const struct asmc_ka_link *k,
 	next = asmc_ka_min(k->last_rx + t->period - now, t->probe);
 	if (k->inflight)
 		next = asmc_ka_min(next, stall_at - now);
-	if (k->await_since)
-		next = asmc_ka_min(next, k->await_since + t->probe - now);
+	if (await)
+		next = asmc_ka_min(next, await + t->probe - now);
 	*delay = next + 1;
 	return ASMC_KA_QUIET;
 }

@@ -18,6 +18,9 @@ struct asmc_ka_link {
 	unsigned long last_ack;		/* last good send completion */
 	unsigned long test_sent;	/* the pending TEST_LINK was due */
 	bool inflight;			/* sends in flight now */
+	bool blocked;			/* data waits for the peer's window:
+					 * an answer is awaited since last_rx
+					 */
 	bool test_pending;		/* a TEST_LINK awaits its answer */
 	bool test_posted;		/* ... and was posted (slots were free) */
 };

@@ -283,6 +283,12 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 		if (!conn->tx_blocked && blocked)
 			asmc_stats_rmb(sock_net(&smc->sk), true,
 				       ASMC_STAT_RMB_FULL_PEER);
+		/* like TCP's persist timer, the link probes a peer that
+		 * stays silent while data waits for its window (one that
+		 * died would leave us blocked until the idle keepalive)
+		 */
+		if (conn->tx_blocked != blocked)
+			atomic_add(blocked ? 1 : -1, &lnk->tx_blocked_conns);
 		conn->tx_blocked = blocked;
 		asmc_cdc_prepare(smc, tx, buf);
 		spin_unlock_bh(&conn->lock);
@@ -315,6 +321,10 @@ void asmc_tx_stop(struct asmc_sock *smc)
 	spin_lock_bh(&conn->tx_lock);
 	spin_lock_bh(&conn->lock);
 	conn->tx_stopped = true;
+	/* no longer waits for the peer's window (the link's count) */
+	if (conn->tx_blocked && conn->link)
+		atomic_dec(&conn->link->tx_blocked_conns);
+	conn->tx_blocked = false;
 	spin_unlock_bh(&conn->lock);
 	spin_unlock_bh(&conn->tx_lock);
 	if (conn->link)

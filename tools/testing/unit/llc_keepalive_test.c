@@ -103,6 +103,39 @@ static void await_at(struct kunit *test, unsigned long base)
 
 BASE_CASE(await)
 
+/* a connection waits for the peer's window, the last receive (which
+ * ended the link's await) was for another one: probed as if awaited
+ * since that receive
+ */
+static void blocked_at(struct kunit *test, unsigned long base)
+{
+	unsigned long delay;
+	struct asmc_ka_link k;
+	enum asmc_ka_verdict v;
+
+	k = ka_link(base);
+	k.blocked = true;
+	v = asmc_ka_decide(&k, &t_std, base + 2 * T_HZ, &delay);
+	CHECK(v == ASMC_KA_QUIET &&
+	      delay == (base | 1) + t_std.probe - (base + 2 * T_HZ) + 1,
+	      "base %lu: blocked 2 s: next run when the probe is due (%d, %lu)",
+	      base, v, delay);
+	v = asmc_ka_decide(&k, &t_std, base + t_std.probe - 1, &delay);
+	CHECK(v == ASMC_KA_QUIET,
+	      "base %lu: blocked, a tick before the probe: quiet (%d)", base, v);
+	v = asmc_ka_decide(&k, &t_std, base + t_std.probe + 1, &delay);
+	CHECK(v == ASMC_KA_TEST_AWAIT && delay == t_std.wait,
+	      "base %lu: blocked, silent for the probe: early TEST_LINK (%d, %lu)",
+	      base, v, delay);
+	k.blocked = false;
+	v = asmc_ka_decide(&k, &t_std, base + t_std.probe + 1, &delay);
+	CHECK(v == ASMC_KA_QUIET,
+	      "base %lu: not blocked, silent for the probe: quiet (%d)", base,
+	      v);
+}
+
+BASE_CASE(blocked)
+
 static void stall_at(struct kunit *test, unsigned long base)
 {
 	unsigned long delay, now;
@@ -322,6 +355,7 @@ BASE_CASE(live_peer)
 static struct kunit_case llc_keepalive_cases[] = {
 	KUNIT_CASE(test_idle),
 	KUNIT_CASE(test_await),
+	KUNIT_CASE(test_blocked),
 	KUNIT_CASE(test_stall),
 	KUNIT_CASE(test_pending),
 	KUNIT_CASE(test_dead_peer),
