@@ -58,15 +58,18 @@ smc_is_ours_loaded() {
 # smc_insmod [PARAM...]: insmod our smc.ko. Where the kernel has dynamic
 # debug, the module's object lines ("<type> <ptr> created/destroyed") are on
 # from its first moment, for smc_objlog_check (SMC_OBJLOG=0: off, as for
-# the benchmarks).
+# the benchmarks). SMC_DYNDBG="QUERY; ..." switches more of them on, to
+# chase a rare failure (e.g. "file llc.c +p; file clc.c +p").
 smc_insmod() {
-	if [ "${SMC_OBJLOG:-1}" != 0 ] &&
-	   { [ -e /proc/dynamic_debug/control ] ||
-	     [ -e /sys/kernel/debug/dynamic_debug/control ]; }; then
+	local ctl=/proc/dynamic_debug/control
+	[ -e $ctl ] || ctl=/sys/kernel/debug/dynamic_debug/control
+	if [ "${SMC_OBJLOG:-1}" != 0 ] && [ -e $ctl ]; then
 		insmod "$SMC_KO" 'dyndbg="format created\n +p; format destroyed\n +p"' "$@"
 	else
 		insmod "$SMC_KO" "$@"
-	fi
+	fi || return
+	[ -z "${SMC_DYNDBG:-}" ] || [ ! -e $ctl ] ||
+		echo "module smc ${SMC_DYNDBG//;/; module smc }" > $ctl
 }
 
 smc_load() {
