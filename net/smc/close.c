@@ -53,6 +53,62 @@ static void asmc_close_await_tcp_fin(struct asmc_sock *smc)
 	}
 }
 
+/* The peer's side of the internal TCP connection is gone, by FIN or by
+ * reset, while it never said over SMC that it is closing: it dropped the
+ * connection (as a server does with a Confirm it rejects, after our side
+ * went to SMC-R) and nothing else would ever tell us. Softirq or process
+ * context: only queues the check.
+ */
+static int asmc_close_tcp_wake(struct wait_queue_entry *wait,
+			       unsigned int mode, int sync, void *key)
+{
+	struct asmc_sock *smc = container_of(wait, struct asmc_sock,
+					     clc_wait);
+	struct sock *tsk = smc->clcsock->sk;
+
+	if (!(READ_ONCE(tsk->sk_shutdown) & RCV_SHUTDOWN) &&
+	    !READ_ONCE(tsk->sk_err))
+		return 0;
+	if (READ_ONCE(smc->conn.peer_conn_flags) ||
+	    test_bit(ASMC_SOCK_RELEASED, &smc->flags) ||
+	    test_and_set_bit(ASMC_SOCK_TCP_GONE, &smc->flags))
+		return 0;
+	sock_hold(&smc->sk);
+	if (!queue_delayed_work(asmc_wq, &smc->tcp_gone_work,
+				ASMC_CLOSE_TCP_GONE))
+		sock_put(&smc->sk);
+	return 0;
+}
+
+/* A connection that went to SMC-R mode watches its internal TCP
+ * connection until release (asmc_clcsock_release ends the watch).
+ */
+void asmc_close_watch_tcp(struct asmc_sock *smc)
+{
+	asmc_clc_watch(smc, asmc_close_tcp_wake);
+	/* the FIN may have come before the watch */
+	asmc_close_tcp_wake(&smc->clc_wait, 0, 0, NULL);
+}
+
+/* The peer's close flags had the grace time to follow its TCP FIN. */
+void asmc_close_tcp_gone_work(struct work_struct *work)
+{
+	struct asmc_sock *smc = container_of(to_delayed_work(work),
+					     struct asmc_sock, tcp_gone_work);
+	struct sock *sk = &smc->sk;
+
+	lock_sock(sk);
+	if (smc->smc_mode && !READ_ONCE(smc->conn.peer_conn_flags) &&
+	    !test_bit(ASMC_SOCK_RELEASED, &smc->flags)) {
+		pr_debug("sock %p: peer ended TCP, said nothing over SMC: reset\n",
+			 smc);
+		asmc_stats_wire(sock_net(sk), ASMC_STAT_CLOSE_TCP_GONE, 1);
+		asmc_conn_abort(smc, ECONNRESET);
+	}
+	release_sock(sk);
+	sock_put(sk);
+}
+
 /* Free the connection's share of the link group and drop the socket's
  * last reference (process context, from close_work).
  */

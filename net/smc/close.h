@@ -12,6 +12,10 @@ struct asmc_sock;
 #define ASMC_CLOSE_WAIT		(30 * HZ)	/* peer's close after ours */
 #define ASMC_CLOSE_DRAIN	(5 * HZ)	/* our last CDCs to complete */
 #define ASMC_CLOSE_TCP_FIN	(HZ)	/* passive side: the peer's TCP FIN */
+/* the peer's TCP FIN or reset came, no close flag over SMC: how long its
+ * CDC may trail (they travel apart) before the connection is reset
+ */
+#define ASMC_CLOSE_TCP_GONE	(5 * HZ)
 
 struct work_struct;
 
@@ -21,5 +25,7 @@ int asmc_close_shutdown(struct asmc_sock *smc, int how);
 void asmc_close_linger(struct asmc_sock *smc);
 void asmc_close_release(struct asmc_sock *smc, bool force_abort);
 void asmc_close_work(struct work_struct *work);
+void asmc_close_watch_tcp(struct asmc_sock *smc);
+void asmc_close_tcp_gone_work(struct work_struct *work);
 
 #endif /* ASMC_CLOSE_H */

@@ -11,6 +11,7 @@
 #include <net/tcp.h>
 #include "clc.h"
 #include "clc_wire.h"
+#include "close.h"
 #include "connect.h"
 #include "fallback.h"
 #include "netns.h"
@@ -127,6 +128,8 @@ void asmc_connect_work(struct work_struct *work)
 	}
 	if (!rc)	/* declined by one side: TCP it is */
 		asmc_fallback_switch(smc, res.reason, res.peer_diag);
+	else
+		asmc_close_watch_tcp(smc);
 	asmc_connect_established(smc);
 out:
 	release_sock(sk);

@@ -11,6 +11,7 @@
 #include <net/tcp.h>
 #include "clc.h"
 #include "clc_wire.h"
+#include "close.h"
 #include "debug.h"
 #include "fallback.h"
 #include "listen.h"
@@ -245,6 +246,8 @@ static void asmc_listen_hs_work(struct work_struct *work)
 		lock_sock(sk);
 		if (!rc)
 			asmc_fallback_switch(child, res.reason, res.peer_diag);
+		else
+			asmc_close_watch_tcp(child);
 		asmc_sock_set_state(child, ASMC_ACTIVE);
 		release_sock(sk);
 		asmc_child_ready(lsmc, child, true);

@@ -205,6 +205,7 @@ struct asmc_sock *asmc_sock_alloc(struct net *net, struct socket *sock,
 	smc = asmc_sk(sk);
 	asmc_conn_init(&smc->conn);
 	INIT_DELAYED_WORK(&smc->close_work, asmc_close_work);
+	INIT_DELAYED_WORK(&smc->tcp_gone_work, asmc_close_tcp_gone_work);
 	INIT_LIST_HEAD(&smc->accept_q);
 	INIT_LIST_HEAD(&smc->accept_node);
 	spin_lock_init(&smc->accept_lock);

@@ -37,6 +37,7 @@ enum {
 				 * earlier: release() orphans first)
 				 */
 	ASMC_SOCK_PASSIVE_CLOSE, /* closed after the peer's orderly close */
+	ASMC_SOCK_TCP_GONE,	/* tcp_gone_work queued (once) */
 };
 
 enum asmc_role {
@@ -85,6 +86,10 @@ struct asmc_sock {
 	unsigned long		flags;		/* ASMC_SOCK_* bits */
 	struct asmc_conn	conn;		/* SMC-R state (smc_mode) */
 	struct delayed_work	close_work;	/* frees conn after close */
+	/* SMC-R: the peer ended the internal TCP connection without a word
+	 * over SMC (asmc_close_watch_tcp)
+	 */
+	struct delayed_work	tcp_gone_work;
 	bool			connect_pending; /* TCP connect or CLC running */
 	bool			hs_queued;	/* hs_work scheduled (client) */
 	u32			fallback_rsn;	/* local reason, CLC code */
@@ -92,7 +97,9 @@ struct asmc_sock {
 	int			mirrored_err;	/* clcsk->sk_err copied to sk */
 	struct asmc_optshadow	opts;
 
-	/* our entry on clcsock's wait queue (connect or listen events) */
+	/* our entry on clcsock's wait queue (connect, listen or, in SMC-R
+	 * mode, the peer's FIN or reset)
+	 */
 	struct wait_queue_entry	clc_wait;
 	struct wait_queue_head	*clc_wait_head;	/* NULL: not queued */
 	/* fallback: entry on our own wait queue to mirror TCP errors */

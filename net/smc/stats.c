@@ -123,8 +123,9 @@ void asmc_stats_show(struct seq_file *m, struct asmc_stats *st)
 		   r->wire[ASMC_STAT_LLC_TEST_LINK],
 		   r->wire[ASMC_STAT_LLC_TEST_LINK_EARLY],
 		   r->wire[ASMC_STAT_LLC_TEST_LINK_LOST]);
-	seq_printf(m, "smcr_close fin_wait %llu fin_late %llu\n",
+	seq_printf(m, "smcr_close fin_wait %llu fin_late %llu tcp_gone %llu\n",
 		   r->wire[ASMC_STAT_CLOSE_FIN_WAIT],
-		   r->wire[ASMC_STAT_CLOSE_FIN_LATE]);
+		   r->wire[ASMC_STAT_CLOSE_FIN_LATE],
+		   r->wire[ASMC_STAT_CLOSE_TCP_GONE]);
 	kfree(snap);
 }

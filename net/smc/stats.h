@@ -84,7 +84,8 @@ enum asmc_stat_rmb {
  * we sent. The keepalive: TEST_LINKs sent, those of them sent early
  * because a send went unanswered, and links failed for want of an answer.
  * And how closes ended the internal TCP connection: closes after the
- * peer's that waited for its TCP FIN, and those that gave up waiting.
+ * peer's that waited for its TCP FIN, and those that gave up waiting;
+ * connections reset because the peer ended TCP without closing over SMC.
  */
 enum asmc_stat_wire {
 	ASMC_STAT_CDC_TX_DATA,
@@ -99,6 +100,7 @@ enum asmc_stat_wire {
 	ASMC_STAT_LLC_TEST_LINK_LOST,
 	ASMC_STAT_CLOSE_FIN_WAIT,
 	ASMC_STAT_CLOSE_FIN_LATE,
+	ASMC_STAT_CLOSE_TCP_GONE,
 	ASMC_STAT_WIRE_MAX
 };
 
