@@ -380,10 +380,22 @@ static int asmc_clc_bufs(struct asmc_sock *smc)
 	return 0;
 }
 
-/* Undo a failed attach: buffers back, connection out of its group. */
-static void asmc_clc_detach(struct asmc_sock *smc, struct asmc_lgr_ref *ref)
+/* Undo a failed attach: buffers back, connection out of its group. When
+ * the handshake broke off after our Accept or Confirm went out (@sent),
+ * the peer may take the connection for established and write into our
+ * RMB: unless the group ends anyway (first contact), the RMB is kept
+ * from other connections.
+ */
+static void asmc_clc_detach(struct asmc_sock *smc, struct asmc_lgr_ref *ref,
+			    bool sent)
 {
+	struct asmc_conn *conn = &smc->conn;
+
 	asmc_tx_stop(smc);	/* a CDC from the peer may have pushed */
+	if (sent && !ref->first_contact && conn->rmb) {
+		asmc_buf_quarantine(conn->lgr, conn->rmb);
+		conn->rmb = NULL;
+	}
 	asmc_lgr_leave(smc);
 	asmc_lgr_setup_done(ref, false);
 }
@@ -787,7 +799,7 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 			/* the server declined our Confirm: its Decline must
 			 * not stay in the stream the fallback hands over
 			 */
-			asmc_clc_detach(smc, &ref);
+			asmc_clc_detach(smc, &ref, false);
 			rc = asmc_clc_take_decline(buf, &hdr, res);
 			goto out_free;
 		}
@@ -809,11 +821,11 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 	return 1;
 
 abort_detach:
-	asmc_clc_detach(smc, &ref);
+	asmc_clc_detach(smc, &ref, true);
 	rc = rc < 0 ? rc : -EPROTO;
 	goto out_free;
 decline_detach:
-	asmc_clc_detach(smc, &ref);
+	asmc_clc_detach(smc, &ref, false);
 decline_free:
 	kfree(buf);
 decline:
@@ -980,7 +992,7 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 		goto abort_detach;
 	if (rc == ASMC_CLC_DECLINE) {
 		rc = asmc_clc_take_decline(buf, &hdr, res);
-		asmc_clc_detach(smc, &ref);
+		asmc_clc_detach(smc, &ref, false);
 		asmc_ibsel_put(&sel);
 		goto out;
 	}
@@ -1028,12 +1040,12 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 	return 1;
 
 abort_detach:
-	asmc_clc_detach(smc, &ref);
+	asmc_clc_detach(smc, &ref, true);
 	asmc_ibsel_put(&sel);
 	rc = rc < 0 ? rc : -EPROTO;
 	goto out;
 decline_detach:
-	asmc_clc_detach(smc, &ref);
+	asmc_clc_detach(smc, &ref, false);
 decline_sel:
 	asmc_ibsel_put(&sel);
 decline:

@@ -19,6 +19,7 @@
 #include "llc.h"
 #include "netns.h"
 #include "socket.h"
+#include "stats.h"
 #include "wr.h"
 
 #define ASMC_LGR_HASH_BITS	8
@@ -223,6 +224,36 @@ void asmc_buf_put(struct asmc_lgr *lgr, struct asmc_buf *buf)
 	pool = buf->is_rmb ? lgr->free_rmbs : lgr->free_sndbufs;
 	list_add(&buf->node, &pool[buf->size_idx]);
 	mutex_unlock(&lgr->mutex);
+}
+
+static void asmc_lgr_terminate_sched(struct asmc_lgr *lgr);
+
+/* @buf, an RMB whose rkey the peer learned for a connection we dropped
+ * while it may already use it (the handshake failed after our Accept):
+ * the peer may still write into it, so no other connection gets it. It
+ * stays on lgr->bufs until the group ends; too many, and the group ends
+ * now. Process context.
+ */
+void asmc_buf_quarantine(struct asmc_lgr *lgr, struct asmc_buf *buf)
+{
+	bool full;
+
+	if (!buf)
+		return;
+	mutex_lock(&lgr->mutex);
+	if (lgr->terminating) {
+		mutex_unlock(&lgr->mutex);
+		asmc_buf_put(lgr, buf);		/* its QP goes first */
+		return;
+	}
+	lgr->quarantined++;
+	full = lgr->quarantined >= ASMC_QUARANTINE_MAX;
+	mutex_unlock(&lgr->mutex);
+	pr_debug("lgr %p: buf %p quarantined (%s)\n", lgr, buf,
+		 full ? "too many: group ends" : "until the group ends");
+	asmc_stats_wire(lgr->net, ASMC_STAT_RMB_QUARANTINE, 1);
+	if (full)
+		asmc_lgr_terminate_sched(lgr);
 }
 
 /* Register an RMB for remote write on @lnk (QP in RTS), once. */
@@ -450,7 +481,7 @@ static int asmc_lgr_add_conn(struct asmc_lgr *lgr, struct asmc_sock *smc)
 	lockdep_assert_held(&lgr->mutex);
 	if (lgr->terminating)
 		return -ENOLINK;
-	if (lgr->conns_num >= lgr->max_conns)
+	if (lgr->conns_num + lgr->quarantined >= lgr->max_conns)
 		return -EBUSY;
 	rc = xa_alloc_cyclic(&lgr->conns, &token, smc, xa_limit_32b,
 			     &lgr->next_token, GFP_KERNEL);
@@ -530,7 +561,7 @@ static bool asmc_lgr_usable(struct asmc_lgr *lgr)
 
 	return !lgr->terminating && lnk &&
 	       READ_ONCE(lnk->state) == ASMC_LNK_ACTIVE &&
-	       lgr->conns_num < lgr->max_conns;
+	       lgr->conns_num + lgr->quarantined < lgr->max_conns;
 }
 
 /* Does the group's link lead to the peer port @gid (v1: and @mac)? */
@@ -743,17 +774,21 @@ static void asmc_lgr_terminate_work(struct work_struct *work)
 	asmc_lgr_put(lgr);	/* taken when the work was queued */
 }
 
+/* The group ends soon, from a work. Any context. */
+static void asmc_lgr_terminate_sched(struct asmc_lgr *lgr)
+{
+	if (!lgr || !kref_get_unless_zero(&lgr->ref))
+		return;
+	if (!queue_work(asmc_wq, &lgr->terminate_work))
+		kref_put(&lgr->ref, asmc_lgr_release);	/* cannot be last */
+}
+
 /* A link failed (completion error, peer gone, DELETE_LINK): with a single
  * link the whole group ends. Any context.
  */
 void asmc_lgr_link_down(struct asmc_link *lnk)
 {
-	struct asmc_lgr *lgr = lnk->lgr;
-
-	if (!lgr || !kref_get_unless_zero(&lgr->ref))
-		return;
-	if (!queue_work(asmc_wq, &lgr->terminate_work))
-		kref_put(&lgr->ref, asmc_lgr_release);	/* cannot be last */
+	asmc_lgr_terminate_sched(lnk->lgr);
 }
 
 /* Idle for the whole delay: say goodbye orderly, then free. */
@@ -789,7 +824,7 @@ void asmc_lgr_show(struct seq_file *m)
 
 	spin_lock_bh(&asmc_lgr_all_lock);
 	list_for_each_entry(lgr, &asmc_lgr_all, all_node)
-		seq_printf(m, "lgr %u role %s v%u conns %d refs %u%s%s%s link %s wr %u/%u rkeys %d\n",
+		seq_printf(m, "lgr %u role %s v%u conns %d refs %u%s%s%s link %s wr %u/%u rkeys %d quarantined %d\n",
 			   lgr->id, lgr->role == ASMC_ROLE_SERVER ? "server" :
 			   "client", lgr->smc_version, lgr->conns_num,
 			   kref_read(&lgr->ref), lgr->hashed ? " hashed" : "",
@@ -803,7 +838,8 @@ void asmc_lgr_show(struct seq_file *m)
 			   lgr->links[0] ? lgr->links[0]->tx_slots : 0,
 			   lgr->links[0] ? lgr->links[0]->rx_num : 0,
 			   /* a glance for tests, lgr->mutex not taken */
-			   data_race(lgr->rkeys_known));
+			   data_race(lgr->rkeys_known),
+			   data_race(lgr->quarantined));
 	spin_unlock_bh(&asmc_lgr_all_lock);
 }
 

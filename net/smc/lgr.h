@@ -21,6 +21,8 @@
 /* rkeys of our RMBs a peer keeps per link group (one per connection) */
 #define ASMC_PEER_RKEYS_MAX	ASMC_CONNS_PER_LGR
 #define ASMC_BUF_SIZES		6	/* 16 KiB .. 512 KiB */
+/* this many RMBs quarantined in a group: it ends, which frees them */
+#define ASMC_QUARANTINE_MAX	16
 #define ASMC_LGR_IDLE_SERVER	(600 * HZ)
 #define ASMC_LGR_IDLE_CLIENT	(610 * HZ)
 #define ASMC_LLC_WAIT		(2 * HZ)	/* response to an LLC request */
@@ -231,6 +233,12 @@ struct asmc_lgr {
 						 */
 	struct list_head	bufs;		/* every buffer of the group */
 	int			rkeys_known;	/* RMBs with rkey_known */
+	/* RMBs the peer may write into for a connection we dropped
+	 * (asmc_buf_quarantine): on bufs only, freed with the group. Each
+	 * takes a connection's place, so that the rkeys the peer holds
+	 * stay within max_conns.
+	 */
+	int			quarantined;
 	struct list_head	free_rmbs[ASMC_BUF_SIZES];
 	struct list_head	free_sndbufs[ASMC_BUF_SIZES];
 	struct delayed_work	free_work;	/* idle link group */
@@ -282,6 +290,7 @@ u32 asmc_buf_round(u32 want);
 struct asmc_buf *asmc_buf_get(struct asmc_lgr *lgr, bool rmb, u32 want,
 			      bool *reused);
 void asmc_buf_put(struct asmc_lgr *lgr, struct asmc_buf *buf);
+void asmc_buf_quarantine(struct asmc_lgr *lgr, struct asmc_buf *buf);
 int asmc_buf_register(struct asmc_buf *buf, struct asmc_link *lnk);
 struct asmc_buf *asmc_buf_rkey_known(struct asmc_lgr *lgr,
 				     struct asmc_buf *rmb);

@@ -127,5 +127,7 @@ void asmc_stats_show(struct seq_file *m, struct asmc_stats *st)
 		   r->wire[ASMC_STAT_CLOSE_FIN_WAIT],
 		   r->wire[ASMC_STAT_CLOSE_FIN_LATE],
 		   r->wire[ASMC_STAT_CLOSE_TCP_GONE]);
+	seq_printf(m, "smcr_rmb quarantined %llu\n",
+		   r->wire[ASMC_STAT_RMB_QUARANTINE]);
 	kfree(snap);
 }

@@ -86,6 +86,8 @@ enum asmc_stat_rmb {
  * And how closes ended the internal TCP connection: closes after the
  * peer's that waited for its TCP FIN, and those that gave up waiting;
  * connections reset because the peer ended TCP without closing over SMC.
+ * Last, RMBs kept from reuse because the peer may still write into them
+ * (asmc_buf_quarantine()).
  */
 enum asmc_stat_wire {
 	ASMC_STAT_CDC_TX_DATA,
@@ -101,6 +103,7 @@ enum asmc_stat_wire {
 	ASMC_STAT_CLOSE_FIN_WAIT,
 	ASMC_STAT_CLOSE_FIN_LATE,
 	ASMC_STAT_CLOSE_TCP_GONE,
+	ASMC_STAT_RMB_QUARANTINE,
 	ASMC_STAT_WIRE_MAX
 };
 

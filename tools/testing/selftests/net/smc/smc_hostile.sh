@@ -146,6 +146,7 @@ run_case() {
 	fb=$(smc_fallback_count "$rsn" "$role")
 	fball=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
 	c0=$(smc_obj_created conn)
+	q0=$(quarantined)
 	echo "$inj" > "$SMC_DBG/clc_inject"
 	t0=$(date +%s%N)
 	got=$(xfer)
@@ -179,9 +180,48 @@ run_case() {
 			tap_fail "$name: still valid, data over SMC-R"
 		;;
 	esac
+	# the server's Accept went out, then the handshake broke off: the
+	# client may be writing into that RMB (our client, once its Confirm
+	# is out), so no later connection gets it. A first contact's group
+	# ends instead.
+	q=$(( $(quarantined) - q0 ))
+	case $want/$inj/$fc in
+	reset:client/*/ | reset:server/3\ */)
+		tap_check "$name: the server keeps that RMB from later connections ($q quarantined)" \
+			[ "$q" = 1 ] ;;
+	*)
+		[ "$q" = 0 ] || tap_fail "$name: $q RMBs quarantined, none expected" ;;
+	esac
 	healthy "$name"
 }
+
+# RMBs kept from reuse since the module was loaded (debugfs stats)
+quarantined() {
+	awk '$1 == "smcr_rmb" { print $3 }' "$SMC_DBG/stats"
+}
+
 run_cases <<<"$CASES"
+
+# A group with ASMC_QUARANTINE_MAX (16) RMBs kept from reuse ends, which
+# frees them: 16 Accepts the client rejects, in the server group that
+# serves the next connection
+xfer >/dev/null
+srv=$(awk '$1 == "lgr" && $4 == "server" { print $2 }' "$SMC_DBG/lgrs" | xargs)
+q0=$(quarantined)
+for i in $(seq 16); do
+	echo "2 0=0x00" > "$SMC_DBG/clc_inject"
+	xfer >/dev/null
+done
+for i in $(seq 50); do
+	left=$(awk -v ids=" $srv " '$1 == "lgr" && index(ids, " " $2 " ") { print $2 }' \
+		"$SMC_DBG/lgrs" | xargs)
+	[ -z "$left" ] && break
+	sleep 0.1
+done
+q=$(( $(quarantined) - q0 ))
+tap_check "16 rejected Accepts: $q RMBs quarantined, their server group ($srv) ended (left: ${left:-none})" \
+	[ -n "$srv" -a -z "$left" -a "$q" = 16 ]
+healthy "quarantine_limit"
 
 # SMC v2.1 limits from the sysctl: the client offers 100, both ends of
 # the new link group keep to it; then an Accept that raises it again

@@ -384,7 +384,11 @@ $(cat "$SMC_DBG/sockets")
 		wait $spid || rc=1
 		return $rc
 	}
-	rk_keys() { awk '$1 == "lgr" { print $4, $NF }' "$SMC_DBG/lgrs" | sort | xargs; }
+	rk_keys() {
+		awk '$1 == "lgr" { for (i = 1; i < NF; i++)
+			if ($i == "rkeys") print $4, $(i + 1) }' "$SMC_DBG/lgrs" |
+			sort | xargs
+	}
 	for r in "A 16384 20505" "B 65536 20506" "C 16384 20507"; do
 		set -- $r
 		read -r crk0 drk0 <<<"$(smc_llc confirm_rkey delete_rkey)"
