@@ -126,7 +126,11 @@ out:
  * waiting for accept()) keeps its slot: we count it back into the
  * listening clcsock's sk_ack_backlog until the application accepts it.
  * So an SMC listener admits exactly as many connections as a TCP one,
- * while TCP's SYN-queue (and SYN cookie) thresholds stay untouched.
+ * while TCP's SYN-queue (and SYN cookie) thresholds stay untouched. The
+ * slot is counted before TCP lets the child go: for that moment the child
+ * counts twice, and a final ACK TCP gets right then is dropped as on a
+ * full queue (the connection completes when TCP resends its SYN-ACK); the
+ * other order would let a moment's dip admit more than the backlog.
  */
 static void __asmc_slots_adjust(struct asmc_sock *lsmc, int n)
 {
