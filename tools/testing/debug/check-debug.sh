@@ -48,13 +48,15 @@ t0=$SECONDS
 (
 	flock 9
 	# sources only: objects in $mb stay (incremental), stale ones of the
-	# checkout's stock build are never copied
-	rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
+	# checkout's stock build are never copied. By content, not time: a
+	# changed file gets a new mtime here even when the checkout's is older
+	# than our object (a fresh clone), so make rebuilds what changed.
+	rsync -rlpD --checksum --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
 		--exclude='*.mod.c' --exclude='.*.cmd' --exclude='modules.order' \
 		--exclude='Module.symvers' --exclude='*.a' \
 		"$SRC/Kbuild" "$SRC/net" "$SRC/include" "$mb/smc/" || exit 1
 	mkdir -p "$mb/holder"
-	rsync -a --delete --include='Kbuild' --include='Makefile' --include='*.c' \
+	rsync -rlpD --checksum --delete --include='Kbuild' --include='Makefile' --include='*.c' \
 		--include='*.h' --exclude='*' "$selftests/modules/" "$mb/holder/" || exit 1
 	say "building smc.ko and pf_smc_holder.ko against $DEBUG_KREL in $mb"
 	kbuild smc.ko "$mb/smc" && kbuild pf_smc_holder.ko "$mb/holder" || exit 1
@@ -65,7 +67,7 @@ t0=$SECONDS
 	if grep -q '^CONFIG_KUNIT=y' "$DEBUG_KDIR/.config"; then
 		for d in unit kunit; do
 			mkdir -p "$mb/smc/tools/testing/$d"
-			rsync -a --delete --include='Kbuild' --include='*.[ch]' \
+			rsync -rlpD --checksum --delete --include='Kbuild' --include='*.[ch]' \
 				--exclude='*' "$SRC/tools/testing/$d/" \
 				"$mb/smc/tools/testing/$d/" || exit 1
 		done
