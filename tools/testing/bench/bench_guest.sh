@@ -283,10 +283,16 @@ setup_module() { # ours|intree|none
 	return 0
 }
 
+# A guest's eth0 that stopped transmitting (smc_eth0_recover) would cost
+# every later test of the run: looked at (cheaply) before each phase and
+# test, on both guests; not in a pipe, the function keeps its count
+net_check() { smc_eth0_recover "$peer"; }
+
 # phase_start PHASE MODULE: both guests set up and agree; 0 when both are
 # ready, else the phase is reported as skipped with both guests' reasons
 phase_start() {
 	local phase=$1 why other
+	net_check
 	why=$(setup_module "$2" | tr '\n' ' ')
 	if [ -z "$why" ] && [ "$2" != none ] && [ "$phase" != raw ]; then
 		[ -d /sys/module/smc ] || why="no smc module after loading"
@@ -342,6 +348,7 @@ raw_gid() {
 # raw_test KIND(bw|lat) SIZE PORT
 raw_test() {
 	local kind=$1 size=$2 port=$3 test="$1.s$2" args out spid line i json
+	net_check
 	args=(-d rxe0 -i 1 -x "$GID" -p "$port" -s "$size" -F)
 	if [ "$kind" = bw ]; then
 		args+=(-D "$T" --report_gbits)
@@ -413,6 +420,7 @@ run_raw() {
 sock_test() {
 	local phase=$1 fam=$2 port=$3 test=$4 mode=$5 sargs=$6 cargs=$7
 	local out=/tmp/bench.$phase.$test.$guest spid line summary rc
+	net_check
 	if [ "$guest" = 1 ]; then
 		# shellcheck disable=SC2086 # word lists
 		"$BENCH" -s -f "$fam" -p "$port" $sargs -t $((T * 3 + 400)) >"$out" 2>&1 &

@@ -359,6 +359,51 @@ smc_barrier() {
 	return 1
 }
 
+# NETDEV WATCHDOG firings on eth0's transmit queues so far
+smc_tx_timeouts() {
+	cat /sys/class/net/eth0/queues/tx-*/tx_timeout 2>/dev/null |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+
+# smc_eth0_recover PEER: a guest's virtio_net now and then keeps its
+# transmit queue stopped for good (NETDEV WATCHDOG every 5 s, nothing sent
+# for minutes; QEMU TCG, with our module or Linux's or none). When eth0's
+# watchdog fired since the last call and PEER does not answer: eth0 down
+# and up; if that is not enough, reset the device (virtio_net unbound and
+# bound again) and set eth0 and rxe0 up again as the guest's init does.
+# Status 0: nothing to do or the peer answers again.
+smc_eth0_recover() {
+	local peer=$1 now dev i up=
+	now=$(smc_tx_timeouts)
+	[ "$now" = "${SMC_TXTO_SEEN:-0}" ] && return 0
+	SMC_TXTO_SEEN=$now
+	ping -c 1 -W 2 "$peer" >/dev/null 2>&1 && return 0
+	echo "# eth0 transmit queue stalled (tx_timeout $now): eth0 down and up"
+	ip link set eth0 down
+	sleep 1
+	ip link set eth0 up
+	for i in $(seq 10); do
+		ping -c 1 -W 1 "$peer" >/dev/null 2>&1 && { up=1; break; }
+	done
+	if [ -z "$up" ]; then
+		dev=$(basename "$(readlink -f /sys/class/net/eth0/device)")
+		echo "# eth0 still stalled: resetting virtio device $dev"
+		echo "$dev" >/sys/bus/virtio/drivers/virtio_net/unbind
+		echo "$dev" >/sys/bus/virtio/drivers/virtio_net/bind
+		ip link set eth0 up
+		ip addr add "192.0.2.$((${GUEST:-0} + 1))/24" dev eth0
+		ip -6 addr add "2001:db8::$((${GUEST:-0} + 1))/64" dev eth0 nodad
+		rdma link add rxe0 type rxe netdev eth0
+		for i in $(seq 30); do
+			ping -c 1 -W 1 "$peer" >/dev/null 2>&1 && break
+		done
+	fi
+	SMC_TXTO_SEEN=$(smc_tx_timeouts)
+	ping -c 1 -W 2 "$peer" >/dev/null 2>&1 ||
+		{ echo "# eth0 not recovered: $peer does not answer"; return 1; }
+	echo "# eth0 recovered: $peer answers"
+}
+
 # smc_give_up REASON: this guest of a pair can run no more pair tests (its
 # smc module cannot be swapped back); the other stops waiting for it
 smc_give_up() {

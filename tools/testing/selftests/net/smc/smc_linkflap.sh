@@ -48,12 +48,6 @@ outcome() {
 	fi
 }
 
-# NETDEV WATCHDOG firings on eth0's transmit queues so far
-tx_timeouts() {
-	cat /sys/class/net/eth0/queues/tx-*/tx_timeout 2>/dev/null |
-		awk '{ n += $1 } END { print n + 0 }'
-}
-
 smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"
 python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" || ksft_skip_all "no UEID"
 
@@ -81,7 +75,7 @@ else
 	tap_check "transfer running over SMC-R before the flap" \
 		[ $(( $(smc_obj_created conn) - c0 )) = 1 ]
 	smc_barrier flap.running 60
-	txto0=$(tx_timeouts)
+	txto0=$(smc_tx_timeouts)
 	ip link set eth0 down
 	sleep $DOWN
 	ip link set eth0 up
@@ -96,9 +90,9 @@ else
 		# after the up (NETDEV WATCHDOG every 5 s, nothing sent for
 		# 10 min; seen once in ~20 suite runs, the module does not
 		# touch eth0's queues): take eth0 down and up once more
-		if [ "$i" = 20 ] && [ "$(tx_timeouts)" != "$txto0" ]; then
+		if [ "$i" = 20 ] && [ "$(smc_tx_timeouts)" != "$txto0" ]; then
 			echo "# eth0 TX queue stalled after the flap" \
-				"(tx_timeout $txto0 -> $(tx_timeouts)): flapping again"
+				"(tx_timeout $txto0 -> $(smc_tx_timeouts)): flapping again"
 			ip link set eth0 down
 			sleep 1
 			ip link set eth0 up
