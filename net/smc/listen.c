@@ -127,10 +127,10 @@ out:
  * listening clcsock's sk_ack_backlog until the application accepts it.
  * So an SMC listener admits exactly as many connections as a TCP one,
  * while TCP's SYN-queue (and SYN cookie) thresholds stay untouched. The
- * slot is counted before TCP lets the child go: for that moment the child
- * counts twice, and a final ACK TCP gets right then is dropped as on a
- * full queue (the connection completes when TCP resends its SYN-ACK); the
- * other order would let a moment's dip admit more than the backlog.
+ * slot is counted before TCP lets the child go (the other order would let
+ * a moment's dip admit more than the backlog); for that moment the child
+ * counts twice, so TCP's limit is one higher just as long, and a final
+ * ACK TCP gets right then is not dropped as on a full queue.
  */
 static void __asmc_slots_adjust(struct asmc_sock *lsmc, int n)
 {
@@ -145,20 +145,40 @@ static void __asmc_slots_adjust(struct asmc_sock *lsmc, int n)
 }
 
 /* Before taking a child from TCP's queue: keep its slot counted, so the
- * count never dips while the child moves to us. Returns the generation
+ * count never dips while the child moves to us, and raise TCP's limit by
+ * one until asmc_slot_moved(). The caller holds the listener's lock,
+ * which keeps listen() off the clcsock's limit. Returns the generation
  * the slot belongs to (0: not listening, no slot).
  */
 static u32 asmc_slot_reserve(struct asmc_sock *lsmc)
 {
+	struct sock *clcsk = lsmc->clcsock->sk;
 	u32 gen = 0;
 
+	sock_owned_by_me(&lsmc->sk);
 	spin_lock_bh(&lsmc->accept_lock);
 	if (lsmc->accepting) {
+		WRITE_ONCE(clcsk->sk_max_ack_backlog,
+			   clcsk->sk_max_ack_backlog + 1);
+		smp_wmb();	/* a reader sees the limit before the count */
 		__asmc_slots_adjust(lsmc, 1);
 		gen = lsmc->listen_gen;
 	}
 	spin_unlock_bh(&lsmc->accept_lock);
 	return gen;
+}
+
+/* kernel_accept() is done: TCP's queue no longer counts the child (or had
+ * none to give), so TCP's limit is the backlog again.
+ */
+static void asmc_slot_moved(struct asmc_sock *lsmc, u32 gen)
+{
+	struct sock *clcsk = lsmc->clcsock->sk;
+
+	sock_owned_by_me(&lsmc->sk);
+	if (gen)
+		WRITE_ONCE(clcsk->sk_max_ack_backlog,
+			   clcsk->sk_max_ack_backlog - 1);
 }
 
 /* Free a slot of generation @gen (if it still counts); true if freed. */
@@ -314,6 +334,7 @@ void asmc_accept_work(struct work_struct *work)
 		}
 		gen = asmc_slot_reserve(lsmc);
 		rc = kernel_accept(lsmc->clcsock, &newclc, O_NONBLOCK);
+		asmc_slot_moved(lsmc, gen);
 		release_sock(lsk);
 		if (rc) {
 			asmc_slot_release(lsmc, gen);
