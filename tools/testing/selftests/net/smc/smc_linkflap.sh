@@ -75,7 +75,7 @@ else
 	tap_check "transfer running over SMC-R before the flap" \
 		[ $(( $(smc_obj_created conn) - c0 )) = 1 ]
 	smc_barrier flap.running 60
-	txto0=$(smc_tx_timeouts)
+	SMC_TXTO_SEEN=$(smc_tx_timeouts)
 	ip link set eth0 down
 	sleep $DOWN
 	ip link set eth0 up
@@ -89,14 +89,8 @@ else
 		# the guest's virtio_net once kept its TX queue stopped
 		# after the up (NETDEV WATCHDOG every 5 s, nothing sent for
 		# 10 min; seen once in ~20 suite runs, the module does not
-		# touch eth0's queues): take eth0 down and up once more
-		if [ "$i" = 20 ] && [ "$(smc_tx_timeouts)" != "$txto0" ]; then
-			echo "# eth0 TX queue stalled after the flap" \
-				"(tx_timeout $txto0 -> $(smc_tx_timeouts)): flapping again"
-			ip link set eth0 down
-			sleep 1
-			ip link set eth0 up
-		fi
+		# touch eth0's queues): eth0 down and up once more if so
+		[ "$i" = 20 ] && smc_eth0_recover "$PEER"
 	done
 	tap_check "rxe0 active and the peer reachable again" \
 		bash -c "rdma link show rxe0/1 | grep -q ACTIVE &&
