@@ -59,6 +59,19 @@ results=${SMC_VM_RESULTS:-/var/tmp/smc-vm/bench/run.$(date +%Y%m%d-%H%M%S).$$}
 mkdir -p "$results" || exit 1
 log "results in $results"
 
+# 0. host tools .ci/run does not install: rsync (the snapshot), gnuplot (the plot)
+need=()
+command -v rsync >/dev/null || need+=(rsync)
+command -v gnuplot >/dev/null || need+=(gnuplot-nox)
+if [ ${#need[@]} -gt 0 ]; then
+	log "installing ${need[*]}"
+	{ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" ||
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq --no-install-recommends "${need[@]}"; }
+	} >"$results/apt.log" 2>&1 || log "apt-get install ${need[*]} failed (no gnuplot: no plot)"
+fi
+command -v rsync >/dev/null || { log "no rsync (apt-get install rsync)"; exit 1; }
+
 # 1. snapshot of the checkout, without its build products
 case $SNAP in /|"$REPO"|"$REPO"/*) log "BENCH_SNAP must be outside the checkout"; exit 1 ;; esac
 mkdir -p "$SNAP" || exit 1
@@ -84,11 +97,6 @@ fi
 intree=$("$SNAP/tools/testing/interop/build-intree-smc.sh" "$KVER" 2>"$results/build-intree.log") ||
 	log "in-tree smc not built (phase intree will be missing): $(tail -n 3 "$results/build-intree.log")"
 [ -z "$intree" ] || export SMC_INTREE_DIR=$intree
-if ! command -v gnuplot >/dev/null; then
-	log "installing gnuplot-nox"
-	apt-get install -y -qq gnuplot-nox >"$results/apt-gnuplot.log" 2>&1 ||
-		log "gnuplot-nox not installed: no plot"
-fi
 
 # 3. host facts for the report
 jq_str() { printf '%s' "$*" | tr -d '"\\' | tr -c '[:print:]' ' '; }

@@ -38,8 +38,9 @@ die() { say "$*"; exit 1; }
 
 [ -r "$tarball" ] || die "no $tarball (apt-get install linux-source-6.1)"
 [ -r "$frag" ] || die "no config fragment $frag"
-# the kernel's build needs (as .ci/run: installed when missing, quietly)
-pkgs=(flex bison bc libelf-dev libssl-dev build-essential)
+# the kernel's build needs, and rsync for check-debug.sh's copies (as
+# .ci/run: installed when missing, quietly)
+pkgs=(flex bison bc libelf-dev libssl-dev build-essential rsync)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
@@ -54,7 +55,7 @@ if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/nu
 			--no-install-recommends "${missing[@]}" >/dev/null 2>&1; } ||
 		say "apt-get install ${missing[*]} failed"
 fi
-for t in flex bison bc make gcc; do
+for t in flex bison bc make gcc rsync; do
 	command -v "$t" >/dev/null || die "$t missing (apt-get install ${pkgs[*]})"
 done
 
