@@ -75,6 +75,10 @@ vm_kernel() {
 	if [ -s "$out" ]; then echo "$out"; else echo "$bz"; fi
 }
 
+# QMP socket of guest I of the current pair of ports (VM_PORTS): QEMU
+# removes it when it exits, vm_net_doctor when it was killed.
+vm_qmp_sock() { echo "${TMPDIR:-/tmp}/smcvm-qmp.${VM_PORTS[$1]}"; }
+
 vm_udp_free() { ! ss -Huan "( sport = :$1 )" 2>/dev/null | grep -q .; }
 
 # Pick two free loopback UDP ports for the guests' dgram netdev: VM_PORTS.
@@ -120,7 +124,8 @@ vm_boot() {
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$dir,mount_tag=results,security_model=none,multidevs=remap" \
 		-netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$lp,remote.type=inet,remote.host=127.0.0.1,remote.port=$rp" \
-		-device "virtio-net-pci,netdev=n0,mac=52:54:00:12:34:0$i,speed=10000,duplex=full" \
+		-device "virtio-net-pci,id=nic0,netdev=n0,mac=52:54:00:12:34:0$i,speed=10000,duplex=full" \
+		-qmp "unix:$(vm_qmp_sock "$i"),server=on,wait=off" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		"$@" ${SMC_VM_QEMU_ARGS:-} </dev/null >"$dir/qemu$i.out" 2>&1 &
 	VM_PID=$!
@@ -178,6 +183,55 @@ vm_boot_watch() {
 		((alive)) || return 0
 		sleep 5
 	done
+}
+
+# vm_net_state SOCK...: what QEMU knows of each guest's network: its NIC
+# and netdev, and the virtio-net receive (0) and transmit (1) queues
+# (inuse > 0: QEMU holds buffers the backend has not taken; last_avail_idx
+# = shadow_avail_idx: QEMU saw nothing new from the guest).
+vm_net_state() {
+	local s q dev=/machine/peripheral/nic0/virtio-backend
+	for s in "$@"; do
+		echo "--- $s"
+		python3 "$VM_DIR/qmp.py" "$s" hmp info network
+		for q in 0 1; do
+			python3 "$VM_DIR/qmp.py" "$s" x-query-virtio-queue-status \
+				"{\"path\":\"$dev\",\"queue\":$q}" | tr -d '\n '
+			echo
+		done
+	done
+}
+
+# vm_net_doctor DIR SOCK0 SOCK1 PID0 PID1: the host's side of a pair
+# guest's eth0 recovery (smc_eth0_recover in smc_lib.sh). While either QEMU
+# runs, a request DIR/netdoctor.req.I (guest I's eth0 stopped sending and
+# down/up did not help) gets QEMU's view of both guests' NICs into
+# DIR/netdoctor.I.log, then guest I's link goes down and up from the host
+# (QEMU returns the transmit ring's pending buffers to the guest on link
+# down), its view once more, and DIR/netdoctor.done.I tells the guest.
+vm_net_doctor() {
+	local dir=$1 i
+	local -a socks=("$2" "$3") pids=("$4" "$5")
+	while kill -0 "${pids[0]}" 2>/dev/null || kill -0 "${pids[1]}" 2>/dev/null; do
+		for i in 0 1; do
+			[ -e "$dir/netdoctor.req.$i" ] || continue
+			{
+				echo "== $(date -u +%T) guest $i: $(cat "$dir/netdoctor.req.$i")"
+				vm_net_state "${socks[@]}"
+				echo "== set_link n0 off, on: guest $i"
+				python3 "$VM_DIR/qmp.py" "${socks[i]}" hmp set_link n0 off
+				sleep 1
+				python3 "$VM_DIR/qmp.py" "${socks[i]}" hmp set_link n0 on
+				sleep 2
+				echo "== $(date -u +%T) after"
+				vm_net_state "${socks[i]}"
+			} >>"$dir/netdoctor.$i.log" 2>&1
+			rm -f "$dir/netdoctor.req.$i"
+			: >"$dir/netdoctor.done.$i"
+		done
+		sleep 1
+	done
+	rm -f "${socks[@]}"
 }
 
 # Stop a guest: SIGTERM (timeout relays it to QEMU), SIGKILL after 5 s.
