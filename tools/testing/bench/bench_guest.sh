@@ -375,7 +375,8 @@ raw_test() {
 	snap_begin
 	# the server may still be starting: retry a refused out-of-band connect
 	for i in $(seq 10); do
-		timeout -k 5 $((T * 3 + 180)) "$kind" "${args[@]}" "$PEER" >"$out" 2>&1
+		# (line-buffered: a run that hangs still shows how far it got)
+		timeout -k 5 $((T * 3 + 180)) stdbuf -oL "$kind" "${args[@]}" "$PEER" >"$out" 2>&1
 		grep -q "Couldn't connect\|Unable to open file descriptor" "$out" || break
 		sleep 1
 	done
