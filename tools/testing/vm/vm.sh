@@ -86,9 +86,11 @@ vm_qmp_sock() { echo "${TMPDIR:-/tmp}/smcvm-qmp.${VM_PORTS[$1]}"; }
 # and its clock ran 4.6 times fast, so every timeout in it expired early.
 vm_tsc_khz() {
 	local mhz
-	mhz=$(dmesg 2>/dev/null | sed -n 's/.*tsc: Refined TSC clocksource calibration: \([0-9.]*\) MHz.*/\1/p' | tail -n 1)
-	[ -n "$mhz" ] ||
-		mhz=$(dmesg 2>/dev/null | sed -n 's/.*tsc: Detected \([0-9.]*\) MHz.*/\1/p' | tail -n 1)
+	# the refined rate where the host logged one, else the detected one
+	mhz=$(dmesg 2>/dev/null | awk '
+		/tsc: Refined TSC clocksource calibration: / { r = $(NF - 1) }
+		/tsc: Detected [0-9.]+ MHz/ { for (i = 1; i < NF; i++) if ($i == "Detected") d = $(i + 1) }
+		END { print (r != "" ? r : d) }')
 	if [ -z "$mhz" ] && grep -qw constant_tsc /proc/cpuinfo; then
 		mhz=$(awk -F: '/^cpu MHz/ { print $2 + 0; exit }' /proc/cpuinfo)
 	fi

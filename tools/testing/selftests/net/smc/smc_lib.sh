@@ -375,7 +375,7 @@ smc_tx_timeouts() {
 # (Resetting the virtio device instead panics the guest: the ring's unsent
 # rxe packets point at QPs already destroyed.)
 smc_eth0_recover() {
-	local peer=$1 now tx i
+	local peer=$1 now tx how=
 	local txp=/sys/class/net/eth0/statistics/tx_packets
 	now=$(smc_tx_timeouts)
 	tx=$(cat $txp 2>/dev/null)
@@ -391,17 +391,16 @@ smc_eth0_recover() {
 	sleep 1
 	ip link set eth0 up
 	if smc_ping_within 10 "$peer"; then
-		SMC_TXTO_SEEN=$(smc_tx_timeouts)
-		echo "# eth0 sends again: $peer answers"
-		return 0
-	fi
-	if smc_host_net_doctor "tx_packets $(cat $txp 2>/dev/null), ping $peer fails" &&
-	   smc_ping_within 10 "$peer"; then
-		SMC_TXTO_SEEN=$(smc_tx_timeouts)
-		echo "# eth0 sends again after the host's link down/up: $peer answers"
-		return 0
+		how="eth0 sends again"
+	elif smc_host_net_doctor "tx_packets $(cat $txp 2>/dev/null), ping $peer fails" &&
+	     smc_ping_within 10 "$peer"; then
+		how="eth0 sends again after the host's link down/up"
 	fi
 	SMC_TXTO_SEEN=$(smc_tx_timeouts)
+	if [ -n "$how" ]; then
+		echo "# $how: $peer answers"
+		return 0
+	fi
 	echo "# eth0 still sends nothing (tx_packets $(cat $txp 2>/dev/null)): $peer unreachable"
 	smc_eth0_queue_stats
 	return 1
