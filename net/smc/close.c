@@ -251,6 +251,20 @@ int asmc_close_shutdown(struct asmc_sock *smc, int how)
 	return 0;
 }
 
+/* Has the peer all our data (or aborted)? If not, ask for the wake-up of
+ * the next completion, as a writer waiting for room does.
+ */
+static bool asmc_close_lingered(struct asmc_sock *smc)
+{
+	struct asmc_conn *conn = &smc->conn;
+
+	if (READ_ONCE(conn->sb_done) == READ_ONCE(conn->sb_filled) ||
+	    READ_ONCE(conn->peer_conn_flags) & ASMC_CDC_PEER_CONN_ABORT)
+		return true;
+	asmc_tx_nospace(smc);
+	return READ_ONCE(conn->sb_done) == READ_ONCE(conn->sb_filled);
+}
+
 /* close() with SO_LINGER and a timeout: wait (the socket still has its
  * wait queue) until the peer has all our data, or the time is up.
  */
@@ -265,9 +279,7 @@ void asmc_close_linger(struct asmc_sock *smc)
 		return;
 	asmc_tx_push(smc, true);
 	wait_event_interruptible_timeout(*sk_sleep(sk),
-		READ_ONCE(conn->sb_done) == READ_ONCE(conn->sb_filled) ||
-		READ_ONCE(conn->peer_conn_flags) & ASMC_CDC_PEER_CONN_ABORT,
-		timeo);
+					 asmc_close_lingered(smc), timeo);
 }
 
 /* close() of an SMC-R socket, which release() has orphaned; its own

@@ -161,15 +161,31 @@ void asmc_clcsock_release(struct asmc_sock *smc)
 	sock_release(clcsock);
 }
 
-/* Room in the send buffer (SMC-R mode): wake writers and pollers. */
+/* Room in the send buffer (SMC-R mode): wake writers and pollers, but, as
+ * TCP, only once one of them found none (SOCK_NOSPACE: set by poll, by a
+ * sendmsg about to sleep and by a lingering close). Called on every CDC
+ * completion; a reader blocked in recvmsg sleeps on the same wait queue
+ * and would otherwise wake for nothing once per message sent.
+ */
 static void asmc_sk_write_space(struct sock *sk)
 {
 	struct asmc_sock *smc = asmc_sk(sk);
 	struct socket_wq *wq;
+	struct socket *sock;
 
 	if (!smc->smc_mode || !asmc_tx_writable(smc))
 		return;
-	rcu_read_lock();
+	rcu_read_lock();	/* release() may orphan us: sockets are RCU-freed */
+	sock = READ_ONCE(sk->sk_socket);
+	/* the room we saw, then the flag; a waiter sets the flag, then looks
+	 * at the room (asmc_tx_nospace())
+	 */
+	smp_mb();
+	if (!sock || !test_bit(SOCK_NOSPACE, &sock->flags)) {
+		rcu_read_unlock();
+		return;
+	}
+	clear_bit(SOCK_NOSPACE, &sock->flags);
 	wq = rcu_dereference(sk->sk_wq);
 	if (skwq_has_sleeper(wq))
 		wake_up_interruptible_poll(&wq->wait, EPOLLOUT | EPOLLWRNORM |
@@ -507,8 +523,7 @@ static __poll_t asmc_smc_poll(struct asmc_sock *smc)
 	} else if (asmc_tx_writable(smc)) {
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	} else {
-		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
-		smp_mb__after_atomic();	/* against a completion freeing room */
+		asmc_tx_nospace(smc);
 		if (asmc_tx_writable(smc))
 			mask |= EPOLLOUT | EPOLLWRNORM;
 	}

@@ -101,6 +101,17 @@ static bool asmc_tx_should_grow(struct asmc_sock *smc, size_t left)
 				       asmc_tx_space(smc));
 }
 
+/* A writer (or poller) is about to wait for room: ask the completions that
+ * free some to wake the socket's wait queue (asmc_sk_write_space), then
+ * look at the room again. Needs the struct socket (not orphaned).
+ */
+void asmc_tx_nospace(struct asmc_sock *smc)
+{
+	set_bit(SOCK_NOSPACE, &smc->sk.sk_socket->flags);
+	/* the flag, then the room: pairs with asmc_sk_write_space() */
+	smp_mb__after_atomic();
+}
+
 /* Writable for poll() (asmc_sndbuf_writable, cdc_wire.h). */
 bool asmc_tx_writable(struct asmc_sock *smc)
 {
@@ -383,10 +394,15 @@ static int asmc_tx_wait_space(struct asmc_sock *smc, long *timeo, bool idle)
 		    smc->conn.peer_conn_flags & (ASMC_CDC_PEER_CONN_CLOSED |
 						 ASMC_CDC_PEER_CONN_ABORT))
 			break;
+		/* before a sleep and before EAGAIN: either way the room
+		 * that comes next must wake the socket (EPOLLOUT)
+		 */
+		asmc_tx_nospace(smc);
+		if (asmc_tx_room(smc, idle))
+			continue;	/* freed while we set the flag */
 		rc = asmc_wait_allowed(*timeo);
 		if (rc)
 			break;
-		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 		sk_wait_event(sk, timeo, asmc_tx_room(smc, idle) || sk->sk_err ||
 			      sk->sk_shutdown & SEND_SHUTDOWN ||
 			      READ_ONCE(smc->conn.peer_conn_flags), &wait);

@@ -32,6 +32,7 @@
 #include <poll.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
@@ -1313,6 +1314,61 @@ TEST_F(sockapi, recv_dontwait)
 	ASSERT_MEMEQ("data", buf, 4);
 }
 
+struct blocked_reader {
+	pthread_t th;
+	int fd;
+	int started;
+	ssize_t got;
+	char byte;
+	long nvcsw;	/* the thread's voluntary context switches in recv() */
+};
+
+static void *blocked_reader_fn(void *arg)
+{
+	struct blocked_reader *br = arg;
+	struct rusage r0, r1;
+
+	getrusage(RUSAGE_THREAD, &r0);
+	__atomic_store_n(&br->started, 1, __ATOMIC_RELEASE);
+	br->got = recv(br->fd, &br->byte, 1, 0);
+	getrusage(RUSAGE_THREAD, &r1);
+	br->nvcsw = r1.ru_nvcsw - r0.ru_nvcsw;
+	return NULL;
+}
+
+/*
+ * A reader blocked in recv() sleeps on while another thread sends on the
+ * same socket: what completes those sends (TCP's ACKs, SMC-R's CDC
+ * completions) is not data and must not wake it. Counted as the reader
+ * thread's voluntary context switches: one to block, not one per message.
+ */
+TEST_F(sockapi, recv_blocked_sleeps)
+{
+	struct blocked_reader br = { .fd = -1 };
+	char buf[64] = { 0 }, rbuf[64];
+	int i, msgs = 64;
+
+	connect_pair(self, variant);
+	set_timeo(self->s, SO_RCVTIMEO, 20000);	/* never hang the suite */
+	br.fd = self->s;
+	ASSERT_EQ(0, pthread_create(&br.th, NULL, blocked_reader_fn, &br));
+	while (!__atomic_load_n(&br.started, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	usleep(50 * 1000);	/* into its sleep */
+	for (i = 0; i < msgs; i++) {
+		/* one at a time: each its own message on the wire */
+		ASSERT_EQ(sizeof(buf), send(self->s, buf, sizeof(buf), MSG_NOSIGNAL));
+		ASSERT_EQ(sizeof(rbuf), recv_all(self->p, rbuf, sizeof(rbuf)));
+	}
+	usleep(100 * 1000);	/* the last completions */
+	send_str(self->p, "z");
+	ASSERT_EQ(0, pthread_join(br.th, NULL));
+	ASSERT_EQ(1, br.got);
+	ASSERT_EQ('z', br.byte);
+	TH_LOG("reader: %ld voluntary context switches for %d messages sent", br.nvcsw, msgs);
+	ASSERT_LT(br.nvcsw, msgs / 8);
+}
+
 TEST_F(sockapi, send_dontwait_full)
 {
 	size_t total;
@@ -1723,6 +1779,37 @@ TEST_F(sockapi, epoll_et)
 	ASSERT_EQ(8, recv(self->s, buf, sizeof(buf), 0));
 	ASSERT_MEMEQ("edgemore", buf, 8);
 	ASSERT_EQ(0, epoll_once(ep, self->s, 50));
+	close(ep);
+}
+
+/*
+ * Edge-triggered EPOLLOUT: a send that fails with EAGAIN is the promise of
+ * an event once there is room again, with no poll() in between.
+ */
+TEST_F(sockapi, epoll_et_out)
+{
+	static uint8_t chunk[65536];
+	size_t total = 0;
+	ssize_t r;
+	int ep;
+
+	connect_pair(self, variant);
+	ep = epoll_for(self->s, EPOLLOUT | EPOLLET);
+	ASSERT_EQ(EPOLLOUT, epoll_once(ep, self->s, POLL_WAIT_MS));
+	for (;;) {
+		size_t i;
+
+		for (i = 0; i < sizeof(chunk); i++)
+			chunk[i] = stream_byte(total + i);
+		r = send(self->s, chunk, sizeof(chunk), MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (r < 0)
+			break;
+		total += r;
+		ASSERT_LT(total, 512u << 20);
+	}
+	ASSERT_EQ(EAGAIN, errno);
+	drain_check(self->p, total);
+	ASSERT_EQ(EPOLLOUT, epoll_once(ep, self->s, POLL_WAIT_MS));
 	close(ep);
 }
 
