@@ -65,10 +65,10 @@ command -v rsync >/dev/null || need+=(rsync)
 command -v gnuplot >/dev/null || need+=(gnuplot-nox)
 if [ ${#need[@]} -gt 0 ]; then
 	log "installing ${need[*]}"
-	{ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" ||
-	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -qq --no-install-recommends "${need[@]}"; }
-	} >"$results/apt.log" 2>&1 || log "apt-get install ${need[*]} failed (no gnuplot: no plot)"
+	# shellcheck source=../lib/host_apt.sh
+	source "$REPO/tools/testing/lib/host_apt.sh"
+	host_apt_install "$results/apt.log" "${need[@]}" ||
+		log "apt-get install ${need[*]} failed (no gnuplot: no plot)"
 fi
 command -v rsync >/dev/null || { log "no rsync (apt-get install rsync)"; exit 1; }
 

@@ -41,20 +41,9 @@ die() { say "$*"; exit 1; }
 # the kernel's build needs, and rsync for check-debug.sh's copies (as
 # .ci/run: installed when missing, quietly)
 pkgs=(flex bison bc libelf-dev libssl-dev build-essential rsync)
-missing=()
-for p in "${pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-		missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-	say "installing ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-		"${missing[@]}" >/dev/null 2>&1 ||
-		{ apt-get update -qq >/dev/null 2>&1 &&
-		  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			--no-install-recommends "${missing[@]}" >/dev/null 2>&1; } ||
-		say "apt-get install ${missing[*]} failed"
-fi
+# shellcheck source=../lib/host_apt.sh
+source "$here/../lib/host_apt.sh"
+host_apt_install /dev/null "${pkgs[@]}" || say "apt-get install of ${pkgs[*]} incomplete"
 for t in flex bison bc make gcc rsync; do
 	command -v "$t" >/dev/null || die "$t missing (apt-get install ${pkgs[*]})"
 done
