@@ -258,11 +258,11 @@ static bool asmc_close_lingered(struct asmc_sock *smc)
 {
 	struct asmc_conn *conn = &smc->conn;
 
-	if (READ_ONCE(conn->sb_done) == READ_ONCE(conn->sb_filled) ||
+	if (asmc_tx_idle(conn) ||
 	    READ_ONCE(conn->peer_conn_flags) & ASMC_CDC_PEER_CONN_ABORT)
 		return true;
 	asmc_tx_nospace(smc);
-	return READ_ONCE(conn->sb_done) == READ_ONCE(conn->sb_filled);
+	return asmc_tx_idle(conn);
 }
 
 /* close() with SO_LINGER and a timeout: wait (the socket still has its

@@ -28,9 +28,9 @@ u64 asmc_tx_space(struct asmc_sock *smc)
 /* Every byte written has gone out and completed: no WRITE reads the send
  * buffer.
  */
-static bool asmc_tx_idle(struct asmc_conn *conn)
+bool asmc_tx_idle(struct asmc_conn *conn)
 {
-	return READ_ONCE(conn->sb_done) == conn->sb_filled;
+	return READ_ONCE(conn->sb_done) == READ_ONCE(conn->sb_filled);
 }
 
 /* The connection started with a small send buffer (ASMC_SNDBUF_FIRST) and a

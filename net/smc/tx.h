@@ -22,6 +22,7 @@ void asmc_tx_work(struct work_struct *work);
 void asmc_tx_stop(struct asmc_sock *smc);
 u64 asmc_tx_space(struct asmc_sock *smc);
 bool asmc_tx_writable(struct asmc_sock *smc);
+bool asmc_tx_idle(struct asmc_conn *conn);
 void asmc_tx_nospace(struct asmc_sock *smc);
 ssize_t asmc_tx_sendpage(struct asmc_sock *smc, struct page *page, int offset,
 			 size_t size, int flags);

@@ -439,26 +439,39 @@ static uint8_t stream_byte(uint64_t off)
 }
 
 /*
- * Sends with MSG_DONTWAIT until the send buffer is full: EAGAIN and no POLLOUT
- * for 200 ms. Returns the bytes queued; the last send's errno must be EAGAIN.
+ * Sends the fill_sndbuf() stream from offset @total with MSG_DONTWAIT until a
+ * send fails, which must be with EAGAIN. Returns the new total.
  */
-static size_t fill_sndbuf(int fd)
+static size_t send_until_eagain(int fd, size_t total)
 {
 	static uint8_t chunk[65536];
-	size_t total = 0, i;
+	size_t i;
 	ssize_t r;
 
 	for (;;) {
 		for (i = 0; i < sizeof(chunk); i++)
 			chunk[i] = stream_byte(total + i);
 		r = send(fd, chunk, sizeof(chunk), MSG_DONTWAIT | MSG_NOSIGNAL);
-		if (r > 0) {
-			total += r;
-			ASSERT_LT(total, 512u << 20);
-			continue;
-		}
-		ASSERT_EQ(-1, r);
-		ASSERT_EQ(EAGAIN, errno);
+		if (r <= 0)
+			break;
+		total += r;
+		ASSERT_LT(total, 512u << 20);
+	}
+	ASSERT_EQ(-1, r);
+	ASSERT_EQ(EAGAIN, errno);
+	return total;
+}
+
+/*
+ * Sends with MSG_DONTWAIT until the send buffer is full: EAGAIN and no POLLOUT
+ * for 200 ms. Returns the bytes queued; the last send's errno must be EAGAIN.
+ */
+static size_t fill_sndbuf(int fd)
+{
+	size_t total = 0;
+
+	for (;;) {
+		total = send_until_eagain(fd, total);
 		if (!(poll1(fd, POLLOUT, 200) & POLLOUT))
 			return total;
 	}
@@ -1788,26 +1801,13 @@ TEST_F(sockapi, epoll_et)
  */
 TEST_F(sockapi, epoll_et_out)
 {
-	static uint8_t chunk[65536];
-	size_t total = 0;
-	ssize_t r;
+	size_t total;
 	int ep;
 
 	connect_pair(self, variant);
 	ep = epoll_for(self->s, EPOLLOUT | EPOLLET);
 	ASSERT_EQ(EPOLLOUT, epoll_once(ep, self->s, POLL_WAIT_MS));
-	for (;;) {
-		size_t i;
-
-		for (i = 0; i < sizeof(chunk); i++)
-			chunk[i] = stream_byte(total + i);
-		r = send(self->s, chunk, sizeof(chunk), MSG_DONTWAIT | MSG_NOSIGNAL);
-		if (r < 0)
-			break;
-		total += r;
-		ASSERT_LT(total, 512u << 20);
-	}
-	ASSERT_EQ(EAGAIN, errno);
+	total = send_until_eagain(self->s, 0);
 	drain_check(self->p, total);
 	ASSERT_EQ(EPOLLOUT, epoll_once(ep, self->s, POLL_WAIT_MS));
 	close(ep);
