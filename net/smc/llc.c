@@ -149,6 +149,24 @@ static void asmc_llc_fill_confirm(struct asmc_link *lnk,
 	cl->max_links = ASMC_LLC_MAX_LINKS;
 }
 
+/* Server, first link just confirmed: a group of ours keeps one link, so
+ * it offers no second one. A Linux 6.1 client waits 2 s for the server's
+ * ADD_LINK, then 1 s for a CLC Decline, before it goes on with one link:
+ * 3 s added to its first connection to us. An ADD_LINK without a QP MTU
+ * is one it (and ours) rejects at once. Its answer is not awaited: a
+ * response nobody waits for is dropped.
+ */
+static void asmc_llc_offer_no_link(struct asmc_link *lnk)
+{
+	struct asmc_llc_msg m = {};
+
+	m.type = ASMC_LLC_ADD_LINK;
+	memcpy(m.add_link.mac, lnk->sel.mac, ETH_ALEN);
+	memcpy(m.add_link.gid, lnk->sel.gid, 16);
+	if (!asmc_llc_send(lnk, &m, true))
+		asmc_stats_wire(lnk->lgr->net, ASMC_STAT_LLC_ADD_LINK_NONE, 1);
+}
+
 /* Server, first link of a new group: QP is in RTS. Returns 0 with the
  * link active, a positive CLC decline code, or a negative error.
  */
@@ -167,6 +185,7 @@ int asmc_llc_server_confirm_link(struct asmc_link *lnk)
 		return ASMC_DECL_RMBE_EC;
 	lnk->peer_link_uid = resp.confirm_link.link_uid;
 	asmc_llc_link_active(lnk);
+	asmc_llc_offer_no_link(lnk);
 	return 0;
 }
 
@@ -398,6 +417,7 @@ static void asmc_llc_handle(struct asmc_link *lnk, u8 *raw)
 		if (m.version == ASMC_LLC_V1)
 			raw[2] = (raw[2] & 0xf0) | ASMC_LLC_REJ_NO_ALT_PATH;
 		asmc_llc_echo(lnk, raw, ASMC_LLC_FLAG_ADD_LNK_REJ);
+		asmc_stats_wire(lnk->lgr->net, ASMC_STAT_LLC_ADD_LINK_REJ, 1);
 		break;
 	case ASMC_LLC_REQ_ADD_LINK:
 		memset(raw + 4, 0, ASMC_WR_MSG_LEN - 4);

@@ -117,12 +117,14 @@ void asmc_stats_show(struct seq_file *m, struct asmc_stats *st)
 		   r->wire[ASMC_STAT_CDC_TX_CTRL],
 		   r->wire[ASMC_STAT_RDMA_WRITE], r->wire[ASMC_STAT_CDC_RX],
 		   r->wire[ASMC_STAT_TX_NOSLOT]);
-	seq_printf(m, "smcr_llc confirm_rkey %llu delete_rkey %llu test_link %llu test_link_early %llu test_link_lost %llu\n",
+	seq_printf(m, "smcr_llc confirm_rkey %llu delete_rkey %llu test_link %llu test_link_early %llu test_link_lost %llu add_link_none %llu add_link_rej %llu\n",
 		   r->wire[ASMC_STAT_LLC_CONFIRM_RKEY],
 		   r->wire[ASMC_STAT_LLC_DELETE_RKEY],
 		   r->wire[ASMC_STAT_LLC_TEST_LINK],
 		   r->wire[ASMC_STAT_LLC_TEST_LINK_EARLY],
-		   r->wire[ASMC_STAT_LLC_TEST_LINK_LOST]);
+		   r->wire[ASMC_STAT_LLC_TEST_LINK_LOST],
+		   r->wire[ASMC_STAT_LLC_ADD_LINK_NONE],
+		   r->wire[ASMC_STAT_LLC_ADD_LINK_REJ]);
 	seq_printf(m, "smcr_close fin_wait %llu fin_late %llu tcp_gone %llu\n",
 		   r->wire[ASMC_STAT_CLOSE_FIN_WAIT],
 		   r->wire[ASMC_STAT_CLOSE_FIN_LATE],

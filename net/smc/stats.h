@@ -83,6 +83,8 @@ enum asmc_stat_rmb {
  * what a connection costs: the LLC CONFIRM_RKEY and DELETE_RKEY requests
  * we sent. The keepalive: TEST_LINKs sent, those of them sent early
  * because a send went unanswered, and links failed for want of an answer.
+ * The second-link offers: ADD_LINKs a server of ours sent offering none
+ * (asmc_llc_offer_no_link()), and the peer's ADD_LINKs we rejected.
  * And how closes ended the internal TCP connection: closes after the
  * peer's that waited for its TCP FIN, and those that gave up waiting;
  * connections reset because the peer ended TCP without closing over SMC.
@@ -100,6 +102,8 @@ enum asmc_stat_wire {
 	ASMC_STAT_LLC_TEST_LINK,
 	ASMC_STAT_LLC_TEST_LINK_EARLY,
 	ASMC_STAT_LLC_TEST_LINK_LOST,
+	ASMC_STAT_LLC_ADD_LINK_NONE,
+	ASMC_STAT_LLC_ADD_LINK_REJ,
 	ASMC_STAT_CLOSE_FIN_WAIT,
 	ASMC_STAT_CLOSE_FIN_LATE,
 	ASMC_STAT_CLOSE_TCP_GONE,

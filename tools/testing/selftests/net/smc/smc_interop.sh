@@ -22,6 +22,10 @@
 # once outlast the client's 6 s wait for the Accept (make check-debug: 4).
 # SMC_INTEROP_FAKE_DEFECT=PHASE: Linux's smc "hits" its rxe defect in PHASE
 # (a self-test of how the pair stops then, see smc_lib.sh).
+# SMC_INTEROP_FIRST_MAX: seconds the first connection of a phase (a new
+# link group) may take to connect (default 2.5). A 6.1 client waits 2 s for
+# the server's ADD_LINK and 1 s more for a Decline when none comes: ours
+# offers no second link at once, and rejects the kernel's offers at once.
 # SMC_INTEROP_BIG: connections of the 512K case (default 8). Linux's smc
 # registers each new RMB with a REG_MR work request queued on the link's
 # QP behind its own RDMA WRITEs and gives the link up when that takes 5 s:
@@ -37,6 +41,7 @@ INTREE=${SMC_INTREE_DIR:-/var/tmp/smc-vm/intree-smc/$(uname -r)}
 INTREE_V1=${SMC_INTREE_V1_DIR:-$INTREE-v1}
 PAR=${SMC_INTEROP_PAR:-20}
 BIG=${SMC_INTEROP_BIG:-8}
+FIRST_MAX=${SMC_INTEROP_FIRST_MAX:-2.5}
 
 [ -f "$INTREE/smc.ko" ] || ksft_skip_all "in-tree smc not built ($INTREE)"
 rdma link 2>/dev/null | grep -q "rxe0.*ACTIVE" || ksft_skip_all "no active rxe0"
@@ -228,6 +233,7 @@ load_module() {
 run_phase() { # phase ours|intree [v1]
 	local phase=$1 mod=$2 ver=${3:-v2} conn0 fb0 n fb want=$((3 + BIG + PAR))
 	local diag_ko=$INTREE/smc_diag.ko t0 res=() r i=0 out=$CAP_DIR/out
+	local first copt secs
 	# size port conns
 	local cases="1 28001 1
 1M 28002 1
@@ -265,7 +271,10 @@ run_phase() { # phase ours|intree [v1]
 		# our links ask for a TEST_LINK answer after 2 s of silence
 		sysctl -q -w net.smc.smcr_testlink_time=2
 		read -r tl0 tll0 <<<"$(smc_llc test_link test_link_lost)"
+		read -r aln0 alr0 <<<"$(smc_llc add_link_none add_link_rej)"
 	fi
+	# the first case's connection opens the phase's link group
+	first=$(awk 'NR == 1 { print $2 }' <<<"$cases")
 	smc_barrier "$phase.loaded" 120
 	if [ $? = 2 ]; then
 		tap_skip "$phase" "guest $((1 - guest)) gave up: $(smc_peer_gave_up)"
@@ -290,12 +299,18 @@ run_phase() { # phase ours|intree [v1]
 	else
 		smc_barrier "$phase.listening" 60
 		while read -r bytes p n; do
+			copt=
+			[ "$p" != "$first" ] || copt=-C
 			stall_watch_start "$phase: $n x $bytes" "$diag_ko"
-			"$SMC_XFER" -q -f smc -p "$p" -n "$bytes" -c "$n" \
+			"$SMC_XFER" -q $copt -f smc -p "$p" -n "$bytes" -c "$n" \
 				-t 300 -P "$PEER" >"$out.$p" 2>&1
 			res+=("$?|$phase: $n x $bytes each way, verified|$p")
 			stall_watch_stop
 		done <<<"$cases"
+		secs=$(sed -n 's/^smc_xfer: connect: \([0-9.]*\) s$/\1/p' \
+			"$out.$first")
+		awk -v s="$secs" -v m="$FIRST_MAX" 'BEGIN { exit !(s != "" && s < m) }'
+		res+=("$?|$phase: the first connection (new link group) connected in ${secs:-?} s (< $FIRST_MAX s: no wait for a second link)|$first")
 	fi
 	if [ "$mod" = intree ] && [ "${SMC_INTEROP_FAKE_DEFECT:-}" = "$phase" ]; then
 		# self-test of the handling below: the defect's log line,
@@ -338,6 +353,16 @@ time.sleep(86400)' </dev/null >/dev/null 2>&1 & )
 		read -r tl tll <<<"$(smc_llc test_link test_link_lost)"
 		peer_check "$phase: the kernel's smc answered every TEST_LINK ($((tl - tl0)) sent, $((tll - tll0)) links failed)" \
 			[ $((tl - tl0)) -gt 0 -a $((tll - tll0)) = 0 ]
+		# second links: ours as server offers none, as client it
+		# rejects the kernel's offer (an asymmetric link on rxe0)
+		read -r aln alr <<<"$(smc_llc add_link_none add_link_rej)"
+		if [ "$guest" = 1 ]; then
+			peer_check "$phase: our server told the kernel's smc at once that there is no second link ($((aln - aln0)) ADD_LINKs offering none)" \
+				[ $((aln - aln0)) -gt 0 ]
+		else
+			peer_check "$phase: we rejected the kernel's offers of a second link ($((alr - alr0)))" \
+				[ $((alr - alr0)) -gt 0 ]
+		fi
 		# a closed socket waits up to 30 s (ASMC_CLOSE_WAIT) for the
 		# peer's closing CDC; with Linux's smc as the peer some of them
 		# wait the whole time (not understood yet, see issue notes)

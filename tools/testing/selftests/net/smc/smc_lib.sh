@@ -188,8 +188,9 @@ smc_counters() {
 smc_wire() { smc_counters smcr_wire "$@"; }
 
 # smc_llc KEY...: LLC requests we sent (smcr_llc: confirm_rkey, delete_rkey,
-# test_link, test_link_early) and links failed for no TEST_LINK answer
-# (test_link_lost)
+# test_link, test_link_early), links failed for no TEST_LINK answer
+# (test_link_lost), ADD_LINKs a server of ours sent offering no second
+# link (add_link_none) and ADD_LINKs of the peer we rejected (add_link_rej)
 smc_llc() { smc_counters smcr_llc "$@"; }
 
 # smc_fin: passive closes that waited for the peer's TCP FIN, and those

@@ -64,6 +64,7 @@ if [ "$guest" = 0 ]; then
 	read -r tl0 tle0 tll0 <<<"$(smc_llc test_link test_link_early test_link_lost)"
 fi
 fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
+read -r aln0 alr0 <<<"$(smc_llc add_link_none add_link_rej)"
 conn0=$(smc_obj_created conn)
 pkts0=$(smc_rxe_pkts)
 declare -A pid
@@ -160,6 +161,16 @@ fi
 # and, as this module builds one link per group, 1 link)
 smc_lgrs_all "v2_common.rel=1 .*v2.max_conns=255 .*v2.max_links=1"
 tap_check "v2.1 agreed by every link group" [ $? = 0 ]
+# a new group's server offers no second link at once, its client rejects
+# that offer (no client waits 2 s for an ADD_LINK)
+read -r aln alr <<<"$(smc_llc add_link_none add_link_rej)"
+if [ "$guest" = 1 ]; then
+	tap_check "server: an ADD_LINK offering no second link per new group ($((aln - aln0)))" \
+		[ $((aln - aln0)) -gt 0 -a $((alr - alr0)) = 0 ]
+else
+	tap_check "client: the server's ADD_LINK rejected ($((alr - alr0)))" \
+		[ $((alr - alr0)) -gt 0 -a $((aln - aln0)) = 0 ]
+fi
 if [ "$guest" = 0 ]; then
 	read -r tl tle tll <<<"$(smc_llc test_link test_link_early test_link_lost)"
 	tl=$((tl - tl0)) tle=$((tle - tle0)) tll=$((tll - tll0))

@@ -3,7 +3,7 @@
  * over AF_SMC or TCP, used by the two-host tests and the demo.
  *
  * Server: smc_xfer -s [-f smc|tcp] [-6] [-p PORT] [-c CONNS]
- * Client: smc_xfer [-f smc|tcp] [-6] [-p PORT] [-n BYTES] [-c CONNS] HOST
+ * Client: smc_xfer [-f smc|tcp] [-6] [-p PORT] [-n BYTES] [-c CONNS] [-C] HOST
  *
  * Per connection the client sends an 16-byte header (length, seed) and then
  * `length` pseudo-random bytes from `seed`, while the server sends the same
@@ -15,7 +15,9 @@
  * parallel (a thread each; client -P runs its connections in parallel);
  * server -S SECS sleeps before reading (a slow reader). Client -w BYTES
  * writes its stream in writes of that size (at most 64 KiB; default 64 KiB),
- * e.g. many small writes for the autocorking tests.
+ * e.g. many small writes for the autocorking tests. Client -C prints, even
+ * with -q, how long each connection's successful connect() took
+ * ("smc_xfer: connect: S s"), e.g. a first contact's handshake.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -39,6 +41,7 @@
 
 static int opt_smc = 1, opt_v6, opt_port = 12345, opt_conns = 1;
 static int opt_timeout = 60, opt_quiet, opt_hold, opt_parallel, opt_slow;
+static int opt_conntime;
 static size_t opt_wsize = CHUNK;
 static uint64_t opt_bytes = 1 << 20;
 
@@ -274,9 +277,18 @@ static int run_server(void)
 	return failed ? 1 : 0;
 }
 
+static double secs_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) + (t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
 static int connect_to(const char *host)
 {
 	struct addrinfo hints = {}, *res;
+	struct timespec t0;
 	char port[16];
 	int fd, rc, tries;
 
@@ -295,8 +307,14 @@ static int connect_to(const char *host)
 			perror("smc_xfer: socket");
 			break;
 		}
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		if (!connect(fd, res->ai_addr, res->ai_addrlen)) {
 			freeaddrinfo(res);
+			if (opt_conntime) {
+				printf("smc_xfer: connect: %.3f s\n",
+				       secs_since(&t0));
+				fflush(stdout);
+			}
 			return fd;
 		}
 		rc = errno;
@@ -408,7 +426,7 @@ int main(int argc, char **argv)
 {
 	int c, server = 0, i, failed = 0;
 
-	while ((c = getopt(argc, argv, "sf:6p:n:c:t:qH:PS:w:")) != -1) {
+	while ((c = getopt(argc, argv, "sf:6p:n:c:t:qH:PS:w:C")) != -1) {
 		switch (c) {
 		case 's': server = 1; break;
 		case 'f': opt_smc = strcmp(optarg, "tcp") != 0; break;
@@ -422,9 +440,10 @@ int main(int argc, char **argv)
 		case 'P': opt_parallel = 1; break;
 		case 'S': opt_slow = atoi(optarg); break;
 		case 'w': opt_wsize = parse_size(optarg); break;
+		case 'C': opt_conntime = 1; break;
 		default:
 			fprintf(stderr, "usage: %s -s [-f smc|tcp] [-6] [-p PORT] [-c N]\n"
-				"       %s [-f smc|tcp] [-6] [-p PORT] [-n BYTES] [-w BYTES] [-c N] HOST\n",
+				"       %s [-f smc|tcp] [-6] [-p PORT] [-n BYTES] [-w BYTES] [-c N] [-C] HOST\n",
 				argv[0], argv[0]);
 			return 2;
 		}
