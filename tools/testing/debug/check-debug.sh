@@ -144,6 +144,12 @@ export SMC_INTEROP_PAR=${SMC_INTEROP_PAR:-4}
 # streams in the 512K case in 2 of 4 runs; with 2, once in phase B's 4 x 64K
 # case right after the 16M one (2026-12-02). Fewer streams, less load: 2
 export SMC_INTEROP_BIG=${SMC_INTEROP_BIG:-2}
+# Each phase's servers share one time limit: 300 s ran out here in phase B's
+# 512K case, after its 16M case had taken minutes (2026-12-03)
+export SMC_INTEROP_TIMEOUT=${SMC_INTEROP_TIMEOUT:-900}
+# The first connection of a phase connects in well under 2.5 s on the stock
+# kernel; this one needs longer for the handshake itself
+export SMC_INTEROP_FIRST_MAX=${SMC_INTEROP_FIRST_MAX:-6}
 # smc_killpeer: the peer's power goes 1 s after the barrier on the stock
 # kernel, up to several s later here (11-17 s to the error, 2026-12-02)
 export SMC_KILLPEER_DEADLINE=${SMC_KILLPEER_DEADLINE:-30}
@@ -155,7 +161,7 @@ export SMC_KILLPEER_DEADLINE=${SMC_KILLPEER_DEADLINE:-30}
 # capture-based fallback checks and the netlink/sysctl input checks, which
 # run no SMC-R code and take most of the time.
 export SMC_TESTS=${SMC_TESTS-smc_sockapi_smcr smc_hostile smc_nl_objects smc_diag smc_faults smc_churn smc_devremove smc_pair smc_smcr smc_interop smc_linkflap smc_killpeer}
-export SMC_VM_GUEST_ENV="SMC_KO SMC_HOLDER_KO SMC_KUNIT_KO SMC_STEP_TIMEOUT SMC_CHURN_LIMIT SMC_SMCR_TIMEOUT SMC_SMCR_SKIP SMC_INTEROP_PAR SMC_INTEROP_BIG SMC_KILLPEER_DEADLINE SMC_TESTS SMC_DEBUG_RUNNER ${SMC_VM_GUEST_ENV:-}"
+export SMC_VM_GUEST_ENV="SMC_KO SMC_HOLDER_KO SMC_KUNIT_KO SMC_STEP_TIMEOUT SMC_CHURN_LIMIT SMC_SMCR_TIMEOUT SMC_SMCR_SKIP SMC_INTEROP_PAR SMC_INTEROP_BIG SMC_INTEROP_TIMEOUT SMC_INTEROP_FIRST_MAX SMC_KILLPEER_DEADLINE SMC_TESTS SMC_DEBUG_RUNNER ${SMC_VM_GUEST_ENV:-}"
 
 say "kernel $DEBUG_KREL ($SMC_VM_KERNEL), modules $SMC_VM_MODDIR"
 say "guests: ${SMC_VM_MEM} MiB, timeouts ${SMC_VM_TIMEOUT_SINGLE}/${SMC_VM_TIMEOUT_PAIR} s"

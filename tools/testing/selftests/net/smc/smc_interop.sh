@@ -26,6 +26,8 @@
 # link group) may take to connect (default 2.5). A 6.1 client waits 2 s for
 # the server's ADD_LINK and 1 s more for a Decline when none comes: ours
 # offers no second link at once, and rejects the kernel's offers at once.
+# SMC_INTEROP_TIMEOUT: seconds each side's transfers of a phase may take
+# (default 300; the servers of a phase share them).
 # SMC_INTEROP_BIG: connections of the 512K case (default 8). Linux's smc
 # registers each new RMB with a REG_MR work request queued on the link's
 # QP behind its own RDMA WRITEs and gives the link up when that takes 5 s:
@@ -42,6 +44,7 @@ INTREE_V1=${SMC_INTREE_V1_DIR:-$INTREE-v1}
 PAR=${SMC_INTEROP_PAR:-20}
 BIG=${SMC_INTEROP_BIG:-8}
 FIRST_MAX=${SMC_INTEROP_FIRST_MAX:-2.5}
+XFER_T=${SMC_INTEROP_TIMEOUT:-300}
 
 [ -f "$INTREE/smc.ko" ] || ksft_skip_all "in-tree smc not built ($INTREE)"
 rdma link 2>/dev/null | grep -q "rxe0.*ACTIVE" || ksft_skip_all "no active rxe0"
@@ -285,7 +288,7 @@ run_phase() { # phase ours|intree [v1]
 	if [ "$guest" = 1 ]; then
 		local pids=() p
 		while read -r bytes p n; do
-			"$SMC_XFER" -s -q -f smc -p "$p" -c "$n" -t 300 -P \
+			"$SMC_XFER" -s -q -f smc -p "$p" -c "$n" -t "$XFER_T" -P \
 				2>"$out.$p" &
 			pids+=($!)
 		done <<<"$cases"
@@ -303,7 +306,7 @@ run_phase() { # phase ours|intree [v1]
 			[ "$p" != "$first" ] || copt=-C
 			stall_watch_start "$phase: $n x $bytes" "$diag_ko"
 			"$SMC_XFER" -q $copt -f smc -p "$p" -n "$bytes" -c "$n" \
-				-t 300 -P "$PEER" >"$out.$p" 2>&1
+				-t "$XFER_T" -P "$PEER" >"$out.$p" 2>&1
 			res+=("$?|$phase: $n x $bytes each way, verified|$p")
 			stall_watch_stop
 		done <<<"$cases"
