@@ -203,6 +203,33 @@ static void asmc_tx_unwant_slot(struct asmc_conn *conn, struct asmc_link *lnk)
 	spin_unlock_irqrestore(&lnk->tx_wait.lock, flags);
 }
 
+/* Whether data waits for the peer's window, noted after every look at
+ * it: the next CDC then says "write blocked", and the link's keepalive
+ * watches for the peer's silence (tx_blocked_conns). A push that finds
+ * no room must note it too: when the last one filled the peer's RMBE
+ * with all that waited, the data written since waited unnoticed, and a
+ * dead peer went unprobed until the idle keepalive.
+ */
+static void asmc_tx_note_blocked(struct asmc_sock *smc, struct asmc_link *lnk)
+{
+	struct asmc_conn *conn = &smc->conn;
+	bool blocked = conn->sb_filled > conn->sb_posted &&
+		       !asmc_conn_peer_free(conn);
+
+	lockdep_assert_held(&conn->lock);
+	if (conn->tx_blocked == blocked)
+		return;
+	if (blocked)
+		asmc_stats_rmb(sock_net(&smc->sk), true,
+			       ASMC_STAT_RMB_FULL_PEER);
+	/* like TCP's persist timer, the link probes a peer that stays
+	 * silent while data waits for its window (one that died would
+	 * leave us blocked until the idle keepalive)
+	 */
+	atomic_add(blocked ? 1 : -1, &lnk->tx_blocked_conns);
+	conn->tx_blocked = blocked;
+}
+
 /* Post what can go now. With @can_sleep (process context, no spinlock
  * held) a missing send slot is waited for, up to ASMC_TX_SLOT_WAIT;
  * otherwise, or when that wait ends without a slot, the connection waits
@@ -216,7 +243,7 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 	struct ib_sge sge[ASMC_WR_WRITES_PER_TX][2];
 	struct asmc_link *lnk = conn->link;
 	u32 lkey, len, part, toff, done;
-	bool blocked, waiting = false;
+	bool waiting = false;
 	struct asmc_wr_tx *tx;
 	int nw, rc;
 	u8 *buf;
@@ -229,6 +256,8 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 		spin_lock_bh(&conn->lock);
 		if (conn->tx_stopped || !asmc_tx_has_work(conn)) {
 			conn->tx_pending = false;
+			if (!conn->tx_stopped)
+				asmc_tx_note_blocked(smc, lnk);
 			spin_unlock_bh(&conn->lock);
 			return;
 		}
@@ -289,18 +318,7 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 		conn->sb_posted += len;
 		conn->tx_prod += len;
 		/* more waiting than the peer has room for: ask for an update */
-		blocked = conn->sb_filled > conn->sb_posted &&
-			  !asmc_conn_peer_free(conn);
-		if (!conn->tx_blocked && blocked)
-			asmc_stats_rmb(sock_net(&smc->sk), true,
-				       ASMC_STAT_RMB_FULL_PEER);
-		/* like TCP's persist timer, the link probes a peer that
-		 * stays silent while data waits for its window (one that
-		 * died would leave us blocked until the idle keepalive)
-		 */
-		if (conn->tx_blocked != blocked)
-			atomic_add(blocked ? 1 : -1, &lnk->tx_blocked_conns);
-		conn->tx_blocked = blocked;
+		asmc_tx_note_blocked(smc, lnk);
 		asmc_cdc_prepare(smc, tx, buf);
 		spin_unlock_bh(&conn->lock);
 		rc = asmc_cdc_post(smc, tx, wr, nw);

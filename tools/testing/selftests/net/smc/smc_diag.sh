@@ -34,7 +34,7 @@ S2C=70000
 MANY=300
 TMP=
 loaded_diag=
-pid_conns='' pid_many='' pid_churn='' pid_nobody='' pid_ns=''	# set by holder()
+pid_conns='' pid_many='' pid_churn='' pid_nobody='' pid_ns='' pid_blocked=''	# set by holder()
 
 cleanup() {
 	jobs -p | xargs -r kill 2>/dev/null
@@ -316,6 +316,57 @@ $sl"
 			"$out (transfer: client $crc, server $src)"
 	else
 		tap_skip "dumps while SMC-R connections come and go" "smc_xfer not built"
+	fi
+
+	# A writer whose data waits for a full peer RMBE: each write ends at
+	# a multiple of the 64 KiB RMBE (the default), so that one push fills
+	# the window exactly with all that waited and the next write finds no
+	# room. Its conninfo says "write blocked" (producer flags 0x80), and
+	# the link's keepalive probes the silent peer early (5 s), not after
+	# net.smc.smcr_testlink_time (30 s): how a dead peer is found while
+	# data waits. (Over the loopback the data's own unanswered CDC draws
+	# that probe too; smc_killpeer, where the peer's data keeps coming
+	# until it dies, depends on the write-blocked state alone.)
+	read -r tle0 <<<"$(smc_llc test_link_early)"
+	if ! holder blocked "$ADDR" <<'PY'
+import errno
+lst = smc(); lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+bind(lst, sys.argv[1], 20407); lst.listen(1)
+cli = smc(); connect(cli, sys.argv[1], 20407); srv = accept(lst)
+cli.setblocking(False)
+sent, idle = 0, 0
+while idle < 10:
+    try:
+        sent += cli.send(b"w" * (65536 - sent % 65536))
+        idle = 0
+    except OSError as e:
+        if e.errno != errno.EAGAIN:
+            raise
+        idle += 1
+        time.sleep(0.1)
+show("client", cli)
+print("sent", sent)
+print("ready", flush=True)
+time.sleep(3600)
+PY
+	then
+		tap_fail "a writer blocked on the peer's full RMBE set up"
+	else
+		c=$(ino_of blocked client) t0=$SECONDS
+		l=$(line_of "$(diag -e all 2>&1)" "$c")
+		[ "$(kv "$l" tx_flags)" = 80:00 ]
+		rc=$?
+		check "a writer blocked on the peer's full RMBE says write blocked (tx_flags 80:00, $(ino_of blocked sent) bytes sent)" $rc "$l"
+		for _ in $(seq 1 40); do
+			[ "$(smc_llc test_link_early)" != "$tle0" ] && break
+			sleep 0.25
+		done
+		tle=$(( $(smc_llc test_link_early) - tle0 ))
+		[ "$tle" -gt 0 ]
+		rc=$?
+		check "... and its link probes the silent peer early ($tle TEST_LINK within $((SECONDS - t0)) s)" $rc
+		kill "$pid_blocked" 2>/dev/null
+		wait "$pid_blocked" 2>/dev/null
 	fi
 fi
 
