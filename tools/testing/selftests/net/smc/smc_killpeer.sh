@@ -79,8 +79,7 @@ while kill -0 $cpid 2>/dev/null && [ $(( $(date +%s) - t0 )) -lt $DEADLINE ]; do
 done
 elapsed=$(( $(date +%s) - t0 ))
 [ "$t_lost" = - ] && [ "$(smc_llc test_link_lost)" != "$tll0" ] && t_lost="<=$elapsed"
-read -r rc t_end 2>/dev/null </tmp/killpeer.end && elapsed=$((t_end - t0))
-echo "# after the barrier: TEST_LINK at $t_probe s, link failed at $t_lost s, application done at $elapsed s"
+echo "# after the barrier: TEST_LINK at $t_probe s, link failed at $t_lost s, polling ended at $elapsed s"
 echo "smc_killpeer: the application is done" >/dev/kmsg
 echo "module smc func asmc_llc_testlink_work -p" 2>/dev/null >"$DYNDBG"
 dmesg | sed -n '/smc_killpeer: the peer/,$p' | grep -E 'smc|TEST_LINK' | tap_diag
@@ -90,7 +89,8 @@ if kill -0 $cpid 2>/dev/null; then
 	wait $cpid
 else
 	wait $cpid
-	# written by now (the loop may have ended before it was)
+	# written by now (the loop may have ended before it was): the
+	# application's own time, not the polling loop's
 	rc=- t_end=
 	read -r rc t_end 2>/dev/null </tmp/killpeer.end && elapsed=$((t_end - t0))
 	tap_diag < /tmp/killpeer.err

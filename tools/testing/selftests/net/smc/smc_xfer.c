@@ -334,7 +334,7 @@ static int client_one(const char *host, uint64_t seed)
 	struct sender snd = { .len = opt_bytes, .seed = seed,
 			      .wsize = opt_wsize };
 	unsigned char hdr[16], status = 0;
-	struct timespec t0, t1;
+	struct timespec t0;
 	uint64_t got;
 	pthread_t th;
 	double secs;
@@ -366,10 +366,9 @@ static int client_one(const char *host, uint64_t seed)
 			status ? status : '?');
 		ok = 0;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = secs_since(&t0);
 	sleep(opt_hold);
 	close(fd);
-	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (!opt_quiet)
 		printf("smc_xfer: client: conn %s: sent %llu received %llu bytes in %.3f s (%.1f Mbit/s each way)\n",
 		       ok ? "ok" : "FAILED", (unsigned long long)opt_bytes,
