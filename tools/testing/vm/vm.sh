@@ -75,7 +75,7 @@ vm_kernel() {
 	if [ -s "$out" ]; then echo "$out"; else echo "$bz"; fi
 }
 
-# QMP socket of guest I of the current pair of ports (VM_PORTS): QEMU
+# QMP socket of guest I, named by its eth0 port (VM_PORTS[I]): QEMU
 # removes it when it exits, vm_net_doctor when it was killed.
 vm_qmp_sock() { echo "${TMPDIR:-/tmp}/smcvm-qmp.${VM_PORTS[$1]}"; }
 
@@ -100,17 +100,20 @@ VM_TSC_KHZ=${SMC_VM_TSC_KHZ-$(vm_tsc_khz)}
 
 vm_udp_free() { ! ss -Huan "( sport = :$1 )" 2>/dev/null | grep -q .; }
 
-# Pick two free loopback UDP ports for the guests' dgram netdev: VM_PORTS.
+# Pick four free loopback UDP ports for the guests' two dgram netdevs:
+# VM_PORTS[0..1] join n0 (eth0) of guest 0 and 1, VM_PORTS[2..3] join n1
+# (eth1, a second path for SMC-R link redundancy tests).
 vm_net_setup() {
-	local p=$((20000 + (($$ * 31 + RANDOM) % 20000) * 2)) i
-	for ((i = 0; i < 200; i++, p += 2)); do
+	local p=$((20000 + (($$ * 31 + RANDOM) % 10000) * 4)) i
+	for ((i = 0; i < 200; i++, p += 4)); do
 		((p < 60000)) || p=20000
-		if vm_udp_free "$p" && vm_udp_free $((p + 1)); then
-			VM_PORTS=("$p" $((p + 1)))
+		if vm_udp_free "$p" && vm_udp_free $((p + 1)) &&
+		   vm_udp_free $((p + 2)) && vm_udp_free $((p + 3)); then
+			VM_PORTS=("$p" $((p + 1)) $((p + 2)) $((p + 3)))
 			return 0
 		fi
 	done
-	echo "vm: no free UDP port pair" >&2
+	echo "vm: no four free UDP ports" >&2
 	return 1
 }
 
@@ -121,15 +124,20 @@ vm_net_setup() {
 # in ~7 s instead of ~16 s, same RDMA/TCP throughput); SMC_VM_SMP overrides.
 # log_buf_len: the kernel log of a whole run stays in memory, for the test
 # that pairs the module's object lines (smc_objlog_check in smc_lib.sh).
+# Two NICs, each a dgram netdev to the same NIC of the other guest: nic0
+# (n0, eth0: rxe0 and every test) and nic1 (n1, eth1: a second path; no
+# RDMA device on it unless a test adds one, smc_rxe1_add in smc_lib.sh).
 vm_boot() {
-	local i=$1 ng=$2 dir=$3 tmo=$4 kver kernel initrd lp rp
+	local i=$1 ng=$2 dir=$3 tmo=$4 kver kernel initrd lp rp lp1 rp1
 	shift 4
 	kver=$(vm_kver) || return 1
 	initrd=$(vm_initramfs "$kver") || return 1
 	kernel=$(vm_kernel "$kver")
-	[ ${#VM_PORTS[@]} -eq 2 ] || vm_net_setup || return 1
+	[ ${#VM_PORTS[@]} -eq 4 ] || vm_net_setup || return 1
 	lp=${VM_PORTS[$i]}
 	rp=${VM_PORTS[$((1 - i))]}
+	lp1=${VM_PORTS[$((2 + i))]}
+	rp1=${VM_PORTS[$((3 - i))]}
 	case ${SRC:-}${SMC_VM_MODDIR:-} in *[[:space:]]*) echo "vm: SRC and SMC_VM_MODDIR may not contain spaces" >&2; return 1 ;; esac
 	rm -f "$dir/guest$i.rc" "$dir/guest$i.log" "$dir/qemu$i.pid" "$dir/console$i.log" \
 		"$dir/guest$i.powercut"
@@ -144,6 +152,8 @@ vm_boot() {
 		-virtfs "local,path=$dir,mount_tag=results,security_model=none,multidevs=remap" \
 		-netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$lp,remote.type=inet,remote.host=127.0.0.1,remote.port=$rp" \
 		-device "virtio-net-pci,id=nic0,netdev=n0,mac=52:54:00:12:34:0$i,speed=10000,duplex=full" \
+		-netdev "dgram,id=n1,local.type=inet,local.host=127.0.0.1,local.port=$lp1,remote.type=inet,remote.host=127.0.0.1,remote.port=$rp1" \
+		-device "virtio-net-pci,id=nic1,netdev=n1,mac=52:54:00:12:35:0$i,speed=10000,duplex=full" \
 		-qmp "unix:$(vm_qmp_sock "$i"),server=on,wait=off" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		"$@" ${SMC_VM_QEMU_ARGS:-} </dev/null >"$dir/qemu$i.out" 2>&1 &
@@ -204,8 +214,9 @@ vm_boot_watch() {
 	done
 }
 
-# vm_net_state SOCK...: what QEMU knows of each guest's network: its NIC
-# and netdev, and the virtio-net receive (0) and transmit (1) queues
+# vm_net_state SOCK...: what QEMU knows of each guest's network: its NICs
+# and netdevs, and nic0's (eth0's) virtio-net receive (0) and transmit (1)
+# queues
 # (inuse > 0: QEMU holds buffers the backend has not taken; last_avail_idx
 # = shadow_avail_idx: QEMU saw nothing new from the guest).
 vm_net_state() {
@@ -225,7 +236,8 @@ vm_net_state() {
 # guest's eth0 recovery (smc_eth0_recover in smc_lib.sh). While either QEMU
 # runs, a request DIR/netdoctor.req.I (guest I's eth0 stopped sending and
 # down/up did not help) gets QEMU's view of both guests' NICs into
-# DIR/netdoctor.I.log, then guest I's link goes down and up from the host
+# DIR/netdoctor.I.log, then guest I's eth0 link (n0; eth1's n1 is left
+# alone) goes down and up from the host
 # (QEMU returns the transmit ring's pending buffers to the guest on link
 # down), its view once more, and DIR/netdoctor.done.I tells the guest.
 vm_net_doctor() {

@@ -496,3 +496,40 @@ smc_rxe_pkts() {
 	echo $(( $(cat $d/sent_pkts 2>/dev/null || echo 0) +
 		 $(cat $d/rcvd_pkts 2>/dev/null || echo 0) ))
 }
+
+# smc_rxe1_add: a second RDMA device, rxe1 on eth1 (the pair guests' second
+# path, 198.51.100.0/24; tools/testing/vm/init creates no device on it), for
+# link redundancy tests. Waits up to 10 s for its port to be ACTIVE with a
+# RoCE v2 GID of eth1's IPv4 address; status 1 and why on stderr otherwise.
+smc_rxe1_add() {
+	local d=/sys/class/infiniband/rxe1/ports/1 i f
+	[ -e /sys/class/net/eth1 ] || { echo "smc_rxe1_add: no eth1" >&2; return 1; }
+	modprobe -q rdma_rxe || { echo "smc_rxe1_add: modprobe rdma_rxe failed" >&2; return 1; }
+	if [ ! -e /sys/class/infiniband/rxe1 ]; then
+		rdma link add rxe1 type rxe netdev eth1 || {
+			echo "smc_rxe1_add: rdma link add rxe1 failed" >&2
+			return 1
+		}
+	fi
+	for i in $(seq 100); do
+		if grep -q ACTIVE "$d/state" 2>/dev/null; then
+			# an IPv4-mapped GID (::ffff:198.51.100.x) of type RoCE v2
+			for f in "$d"/gids/*; do
+				case $(cat "$f" 2>/dev/null) in
+				0000:0000:0000:0000:0000:ffff:c633:64*)
+					grep -q v2 "$d/gid_attrs/types/${f##*/}" 2>/dev/null &&
+						return 0 ;;
+				esac
+			done
+		fi
+		smc_nap 0.1
+	done
+	echo "smc_rxe1_add: rxe1 port 1 not ACTIVE with a RoCE v2 GID of 198.51.100.x after 10 s ($(cat "$d/state" 2>/dev/null))" >&2
+	return 1
+}
+
+# smc_rxe1_del: rxe1 (smc_rxe1_add) gone again, if it is there
+smc_rxe1_del() {
+	[ -e /sys/class/infiniband/rxe1 ] || return 0
+	rdma link delete rxe1
+}
