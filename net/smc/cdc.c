@@ -22,6 +22,26 @@ void asmc_conn_init(struct asmc_conn *conn)
 	init_waitqueue_head(&conn->tx_drained);
 }
 
+/* A completed CDC proves its data (and what was posted before it) landed
+ * in the peer's RMBE. A failover may have gone back to resend from an
+ * older point: what landed meanwhile need not go again.
+ * conn->lock held.
+ */
+static void asmc_cdc_landed(struct asmc_conn *conn, u64 total)
+{
+	lockdep_assert_held(&conn->lock);
+	if (total > conn->sb_done)
+		conn->sb_done = total;
+	if (total > conn->sb_posted) {
+		conn->sb_posted = total;
+		conn->tx_prod = total;
+	}
+}
+
+/* A failed send (any link: the connection may have moved on since) does
+ * not end the connection here: its link went down, and the group either
+ * moves the connection to another link or aborts it (asmc_lgr_link_down).
+ */
 static void asmc_cdc_tx_done(struct asmc_wr_tx *tx, int status)
 {
 	struct asmc_sock *smc = tx->ctx;
@@ -29,16 +49,17 @@ static void asmc_cdc_tx_done(struct asmc_wr_tx *tx, int status)
 	bool push;
 
 	spin_lock_bh(&conn->lock);
-	if (!status && tx->data > conn->sb_done)
-		conn->sb_done = tx->data;
+	if (!status) {
+		asmc_cdc_landed(conn, tx->data);
+		if (asmc_seq_before(conn->tx_seq_done, tx->seq))
+			conn->tx_seq_done = tx->seq;
+	}
 	conn->tx_inflight--;
 	push = conn->tx_pending;
 	if (!conn->tx_inflight)
 		wake_up(&conn->tx_drained);
 	spin_unlock_bh(&conn->lock);
-	if (status)
-		asmc_conn_abort(smc, ECONNRESET);
-	else if (push)
+	if (!status && push)
 		asmc_tx_push(smc, false);
 	smc->sk.sk_write_space(&smc->sk);
 	sock_put(&smc->sk);	/* held while the CDC was in flight */
@@ -73,6 +94,33 @@ void asmc_cdc_prepare(struct asmc_sock *smc, struct asmc_wr_tx *tx, u8 *buf)
 	conn->tx_need_update = false;
 	conn->tx_inflight++;
 	tx->data = conn->sb_posted;
+	tx->seq = m.seqno;
+	tx->ctx = smc;
+	tx->done = asmc_cdc_tx_done;
+	asmc_cdc_build(buf, ASMC_WR_MSG_LEN, &m);
+}
+
+/* After a failover: the CDC that tells the peer which of ours it must
+ * have had (the last one whose send completed), on the new link. It moves
+ * nothing; the data CDCs after it carry new sequence numbers.
+ * conn->lock held.
+ */
+void asmc_cdc_prepare_failover(struct asmc_sock *smc, struct asmc_wr_tx *tx,
+			       u8 *buf)
+{
+	struct asmc_conn *conn = &smc->conn;
+	struct asmc_cdc_msg m = {};
+
+	lockdep_assert_held(&conn->lock);
+	m.seqno = conn->tx_seq_done;
+	m.token = conn->peer_token;
+	m.prod = asmc_total_to_cursor(conn->tx_prod, conn->peer_rmbe_size);
+	m.cons = asmc_total_to_cursor(conn->rx_cons_sent, conn->rmbe_size);
+	m.prod_flags = ASMC_CDC_FAILOVER;
+	m.conn_flags = conn->sent_conn_flags;
+	conn->tx_inflight++;
+	tx->data = 0;
+	tx->seq = conn->tx_seq_done;
 	tx->ctx = smc;
 	tx->done = asmc_cdc_tx_done;
 	asmc_cdc_build(buf, ASMC_WR_MSG_LEN, &m);
@@ -134,6 +182,15 @@ static void asmc_cdc_recv(struct asmc_sock *smc, struct asmc_cdc_msg *m)
 	u64 old_prod, old_cons;
 	int rc;
 
+	/* the peer moved the connection to another link: its CDCs are
+	 * cumulative, so one lost with the old link costs nothing; the
+	 * message itself moves no cursor
+	 */
+	if (m->prod_flags & ASMC_CDC_FAILOVER) {
+		pr_debug("sock %p: peer failed over, its last completed CDC %u, ours seen %u\n",
+			 smc, m->seqno, conn->rx_seq);
+		return;
+	}
 	spin_lock_bh(&conn->lock);
 	if (conn->rx_seq_valid && asmc_seq_before(m->seqno, conn->rx_seq)) {
 		spin_unlock_bh(&conn->lock);
@@ -157,7 +214,11 @@ static void asmc_cdc_recv(struct asmc_sock *smc, struct asmc_cdc_msg *m)
 		rc = asmc_cdc_advance(&conn->peer_cons, &conn->peer_cons_curs,
 				      m->cons, conn->peer_rmbe_size,
 				      conn->peer_cons,
-				      conn->tx_prod - conn->peer_cons);
+				      max(conn->tx_prod, conn->tx_prod_max) -
+				      conn->peer_cons);
+		/* consumed is landed, even past a failover's resend point */
+		if (!rc)
+			asmc_cdc_landed(conn, conn->peer_cons);
 	}
 	if (rc) {
 		pr_debug("sock %p: CDC seq %u prod %u:%u cons %u:%u, had prod %u:%u (%llu/%llu of %u) cons %u:%u (%llu/%llu of %u): abort\n",
@@ -225,7 +286,7 @@ void asmc_cdc_rx(struct asmc_link *lnk, const u8 *buf, u32 len)
 		return;
 	}
 	asmc_stats_wire(sock_net(&smc->sk), ASMC_STAT_CDC_RX, 1);
-	if (smc->conn.link == lnk)
-		asmc_cdc_recv(smc, &m);
+	/* any link of the group: the peer may have moved the connection */
+	asmc_cdc_recv(smc, &m);
 	sock_put(&smc->sk);
 }

@@ -46,8 +46,12 @@ struct asmc_conn {
 	u32			sndbuf_want;
 	bool			sndbuf_outgrown; /* a write wanted more room */
 	u32			peer_rmbe_size;
+	/* the peer's RMB on conn->link; changed with it (failover) under
+	 * tx_lock and lock
+	 */
 	u64			peer_rmb_addr;
 	u32			peer_rkey;
+	int			peer_rtok;	/* in lgr->rtoks, -1: none */
 
 	spinlock_t		tx_lock;	/* claim + post in order */
 	struct work_struct	tx_work;	/* push once a send slot frees */
@@ -56,10 +60,16 @@ struct asmc_conn {
 	spinlock_t		lock;
 	/* sending */
 	u16			tx_seq;		/* last CDC sequence number sent */
+	u16			tx_seq_done;	/* ... whose send completed */
 	u64			sb_filled;	/* bytes the application wrote */
 	u64			sb_posted;	/* bytes posted as RDMA WRITEs */
 	u64			sb_done;	/* bytes whose CDC completed */
 	u64			tx_prod;	/* = sb_posted: peer RMBE total */
+	/* the most ever posted: after a failover went back to resend what
+	 * the old link may have lost, the peer may report consuming up to
+	 * here
+	 */
+	u64			tx_prod_max;
 	u64			peer_cons;	/* peer consumed of its RMBE */
 	struct asmc_cursor	peer_cons_curs;	/* as last received */
 	u64			tx_urg_mark;	/* total at the urgent byte + 1 */
@@ -138,6 +148,8 @@ struct ib_rdma_wr;
 void asmc_cdc_rx(struct asmc_link *lnk, const u8 *buf, u32 len);
 void asmc_conn_init(struct asmc_conn *conn);
 void asmc_cdc_prepare(struct asmc_sock *smc, struct asmc_wr_tx *tx, u8 *buf);
+void asmc_cdc_prepare_failover(struct asmc_sock *smc, struct asmc_wr_tx *tx,
+			       u8 *buf);
 int asmc_cdc_post(struct asmc_sock *smc, struct asmc_wr_tx *tx,
 		  struct ib_rdma_wr *writes, int nwrites);
 

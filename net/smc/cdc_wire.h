@@ -152,6 +152,19 @@ bool asmc_sndbuf_writable(bool outgrown, bool idle, u64 space);
 bool asmc_cdc_update_due(u64 prod, u64 cons, u64 cons_sent, u32 size,
 			 u8 peer_flags);
 
+/* After a failover to another link, the byte total posting restarts
+ * from: what the old link may have lost goes again. The peer surely has
+ * what a completed CDC announced (@done) and what it reported consumed
+ * (@cons): going back further could overwrite, in its RMBE, data of a
+ * later lap not yet read. Never ahead of what was posted (@posted).
+ */
+static inline u64 asmc_failover_resend_from(u64 done, u64 cons, u64 posted)
+{
+	u64 from = done > cons ? done : cons;
+
+	return from < posted ? from : posted;
+}
+
 /* 16-bit serial number arithmetic for CDC sequence numbers: @a is older
  * than @b if it lies in the half of the number circle behind @b (a
  * distance of exactly 0x8000 counts as older).

@@ -344,7 +344,7 @@ static void asmc_clc_v2x_ours(struct net *net, struct asmc_clc_v2x *ours)
 	ours->release = ASMC_RELEASE_LATEST;
 	ours->max_conns = READ_ONCE(sc->smcr_max_conns_per_lgr);
 	ours->max_links = min(READ_ONCE(sc->smcr_max_links_per_lgr),
-			      ASMC_LINKS_MAX);
+			      ASMC_LINKS_USED);
 }
 
 /* Get both buffers of the connection from its link group. */
@@ -407,7 +407,7 @@ static void asmc_clc_fill_accept(struct asmc_sock *smc, struct asmc_link *lnk,
 				 const struct asmc_clc_v2x *agreed)
 {
 	struct asmc_conn *conn = &smc->conn;
-	struct ib_mr *mr = conn->rmb->mr[0];
+	struct ib_mr *mr = conn->rmb->map[lnk->slot].mr;
 
 	memset(a, 0, sizeof(*a));
 	a->type = type;
@@ -475,6 +475,11 @@ static int asmc_clc_take_peer(struct asmc_sock *smc,
 	conn->peer_rmb_addr = a->rmb_addr;
 	conn->peer_rmbe_size = size;
 	spin_unlock_bh(&conn->lock);
+	/* the group's table has (or gets) the peer's RMB on every link: a
+	 * failover finds it there
+	 */
+	conn->peer_rtok = asmc_rtok_add(conn->lgr, conn->link->slot, a->rkey,
+					a->rmb_addr);
 	return 0;
 }
 
@@ -779,8 +784,7 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 		goto decline_detach;
 	}
 	if (!ref.first_contact) {
-		if (asmc_buf_register(smc->conn.rmb, lnk) ||
-		    asmc_llc_confirm_rkey(lnk, smc->conn.rmb)) {
+		if (asmc_llc_confirm_rkey(lnk, smc->conn.rmb)) {
 			reason = ASMC_DECL_ERR_RTOK;
 			goto decline_detach;
 		}
@@ -976,8 +980,7 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 		goto decline_detach;
 	}
 	if (!ref.first_contact &&
-	    (asmc_buf_register(smc->conn.rmb, lnk) ||
-	     asmc_llc_confirm_rkey(lnk, smc->conn.rmb))) {
+	    asmc_llc_confirm_rkey(lnk, smc->conn.rmb)) {
 		reason = ASMC_DECL_ERR_RTOK;
 		goto decline_detach;
 	}

@@ -116,24 +116,27 @@ static void asmc_close_free(struct asmc_sock *smc)
 {
 	struct asmc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
-	struct asmc_link *lnk = conn->link;
-	long left;
+	struct asmc_lgr *lgr = conn->lgr;
+	long left = 1;
 
 	/* our last CDCs (and the WRITEs before them) must be done with the
-	 * send buffer before another connection may reuse it
+	 * send buffer before another connection may reuse it. A link that
+	 * goes down meanwhile flushes them (and the group moves us to another
+	 * link, or ends)
 	 */
-	left = wait_event_timeout(conn->tx_drained,
-				  !READ_ONCE(conn->tx_inflight) || !lnk ||
-				  READ_ONCE(lnk->state) != ASMC_LNK_ACTIVE,
-				  ASMC_CLOSE_DRAIN);
+	if (lgr)
+		left = wait_event_timeout(conn->tx_drained,
+					  !READ_ONCE(conn->tx_inflight) ||
+					  READ_ONCE(lgr->terminating),
+					  ASMC_CLOSE_DRAIN);
 	asmc_tx_stop(smc);
 	/* the RMB goes back to the pool with its rkey still known to the
 	 * peer (no DELETE_RKEY): the next connection reuses it for free
 	 */
-	if (conn->lgr) {
+	if (lgr) {
 		if (!left || READ_ONCE(conn->tx_inflight)) {
 			/* could not confirm the buffer is idle: never reuse */
-			asmc_link_error(lnk);
+			asmc_link_error(READ_ONCE(conn->link));
 		}
 		asmc_lgr_leave(smc);
 		asmc_obj_destroyed(ASMC_OBJ_CONN, conn);

@@ -111,12 +111,13 @@ static void asmc_diag_conn(struct asmc_conn *conn, struct smc_diag_conninfo *c)
 	spin_unlock_bh(&conn->lock);
 }
 
-/* The link of the connection's group. Caller holds the socket lock and
- * made sure the group cannot go: see asmc_diag_snapshot(). The group's
- * mutex keeps the link from being freed (a terminated group frees its
- * link before the connections let go of the group).
+/* The connection's link. Caller holds the socket lock and made sure the
+ * group cannot go: see asmc_diag_snapshot(). The group's mutex keeps the
+ * link's device from going (a link leaves its group under it before its
+ * hardware is freed); the struct itself lives as long as the group.
  */
-static bool asmc_diag_lgr(struct asmc_lgr *lgr, struct smc_diag_lgrinfo *li)
+static bool asmc_diag_lgr(struct asmc_conn *conn, struct asmc_lgr *lgr,
+			  struct smc_diag_lgrinfo *li)
 {
 	struct smc_diag_linkinfo *l = &li->lnk[0];
 	struct asmc_link *lnk;
@@ -124,8 +125,8 @@ static bool asmc_diag_lgr(struct asmc_lgr *lgr, struct smc_diag_lgrinfo *li)
 
 	mutex_lock(&lgr->mutex);
 	li->role = lgr->role == ASMC_ROLE_SERVER;
-	lnk = lgr->links[0];
-	if (lnk && lnk->sel.dev) {
+	lnk = conn->link;
+	if (lnk && lgr->links[lnk->slot] == lnk && lnk->sel.dev) {
 		l->link_id = lnk->link_id;
 		strscpy((char *)l->ibname, dev_name(&lnk->sel.dev->ibdev->dev),
 			sizeof(l->ibname));
@@ -180,7 +181,7 @@ void asmc_diag_snapshot(struct sock *sk, struct asmc_diag_snap *s)
 		 */
 		lgr = READ_ONCE(smc->conn.lgr);
 		if (lgr && sk->sk_socket && !sock_flag(sk, SOCK_DEAD))
-			s->has_lgr = asmc_diag_lgr(lgr, &s->lgr);
+			s->has_lgr = asmc_diag_lgr(&smc->conn, lgr, &s->lgr);
 	}
 	release_sock(sk);
 }

@@ -346,6 +346,125 @@ int asmc_ib_select_v1(struct sock *clcsk, bool any_gid,
 	return asmc_ib_select(clcsk, &want, sel);
 }
 
+/* Is port @p of @dev one of @n already in use? */
+static bool asmc_ib_port_used(const struct asmc_ibdev *dev, u8 p,
+			      const struct asmc_ibsel *const *used, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (used[i]->dev == dev && used[i]->port == p)
+			return true;
+	return false;
+}
+
+/* The net_device of an IPv4 RoCE v2 GID of @dev's port @p that is up in
+ * @net, with the GID (its IPv4 address) in @gid; a reference is held.
+ */
+static struct net_device *asmc_ib_port_v4_ndev(struct net *net,
+					       struct asmc_ibdev *dev, u8 p,
+					       struct in6_addr *gid)
+{
+	const struct ib_gid_attr *attr;
+	struct net_device *ndev, *found = NULL;
+	int i, tbl_len;
+
+	tbl_len = READ_ONCE(dev->ports[p - 1].gid_tbl_len);
+	for (i = 0; i < tbl_len && !found; i++) {
+		attr = rdma_get_gid_attr(dev->ibdev, p, i);
+		if (IS_ERR(attr))
+			continue;
+		if (attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
+		    ipv6_addr_v4mapped((const struct in6_addr *)attr->gid.raw)) {
+			rcu_read_lock();
+			ndev = rdma_read_gid_attr_ndev_rcu(attr);
+			if (!IS_ERR_OR_NULL(ndev) && net_eq(dev_net(ndev), net) &&
+			    netif_running(ndev) && netif_carrier_ok(ndev)) {
+				dev_hold(ndev);
+				found = ndev;
+				memcpy(gid->s6_addr, attr->gid.raw, 16);
+			}
+			rcu_read_unlock();
+		}
+		rdma_put_gid_attr(attr);
+	}
+	return found;
+}
+
+/* SMC-R v2, another link for a group: an active RoCE port other than the
+ * @nused ones the group's links use, with an IPv4 RoCE v2 GID. With
+ * @peer_gid (the client answering the server's offer) the port's network
+ * device must be the one that routes to the peer's address; without
+ * (the server making an offer) any such port will do. On success @sel
+ * holds a device reference (asmc_ibsel_put()).
+ */
+int asmc_ib_select_alt(struct net *net, const struct asmc_ibsel *const *used,
+		       int nused, const u8 *peer_gid, struct asmc_ibsel *sel)
+{
+	struct asmc_ib_want want = { .version = 2 };
+	struct net_device *route_ndev = NULL, *ndev;
+	struct asmc_ibdev *dev, *found = NULL;
+	struct flowi4 fl4 = {};
+	struct rtable *rt;
+	u8 p, port = 0;
+
+	memset(sel, 0, sizeof(*sel));
+	if (peer_gid) {
+		if (!ipv6_addr_v4mapped((const struct in6_addr *)peer_gid))
+			return -EAFNOSUPPORT;
+		memcpy(&fl4.daddr, peer_gid + 12, 4);
+		rt = ip_route_output_key(net, &fl4);
+		if (IS_ERR(rt))
+			return PTR_ERR(rt);
+		route_ndev = rt->dst.dev;
+		dev_hold(route_ndev);
+		ip_rt_put(rt);
+		if (route_ndev->flags & IFF_LOOPBACK) {
+			dev_put(route_ndev);
+			return -ENODEV;
+		}
+		ipv6_addr_set_v4mapped(fl4.saddr, &want.src);
+	}
+	rcu_read_lock();
+	list_for_each_entry_rcu(dev, &asmc_ibdevs, node) {
+		if (READ_ONCE(dev->removing))
+			continue;
+		for (p = 1; p <= dev->nports && !found; p++) {
+			if (!READ_ONCE(dev->ports[p - 1].active) ||
+			    asmc_ib_port_used(dev, p, used, nused))
+				continue;
+			if (route_ndev) {
+				ndev = route_ndev;
+				dev_hold(ndev);
+			} else {
+				ndev = asmc_ib_port_v4_ndev(net, dev, p,
+							    &want.src);
+				if (!ndev)
+					continue;
+			}
+			if (asmc_ib_try_port(net, dev, p, ndev, &want, sel)) {
+				found = dev;
+				port = p;
+				sel->ifindex = ndev->ifindex;
+				memcpy(&sel->saddr, want.src.s6_addr + 12, 4);
+			}
+			dev_put(ndev);
+		}
+		if (found)
+			break;
+	}
+	if (found) {
+		asmc_ibdev_get(found);
+		sel->dev = found;
+		sel->port = port;
+		sel->mtu = READ_ONCE(found->ports[port - 1].mtu);
+	}
+	rcu_read_unlock();
+	if (route_ndev)
+		dev_put(route_ndev);
+	return found ? 0 : -ENODEV;
+}
+
 /* For dumps: a reference to the @n-th (from 0) device in use, or NULL past
  * the last. Release it with asmc_ibdev_put().
  */

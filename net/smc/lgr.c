@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Link group core: finding or creating the link group for a connection
- * (per-peer hash buckets, no host-wide lock), alert tokens, RMB and send
- * buffer pools, idle expiry and termination.
+ * (per-peer hash buckets, no host-wide lock), its links by slot, alert
+ * tokens, RMB and send buffer pools mapped on every link, idle expiry and
+ * termination.
  */
 #define pr_fmt(fmt) "smc: " fmt
 
@@ -16,6 +17,7 @@
 #include "close.h"
 #include "debug.h"
 #include "lgr.h"
+#include "link.h"
 #include "llc.h"
 #include "netns.h"
 #include "socket.h"
@@ -83,50 +85,79 @@ u32 asmc_buf_round(u32 want)
 	return asmc_buf_idx_size(asmc_buf_size_idx(want));
 }
 
-/* Give the device resources of a buffer back (MRs, DMA mapping): when it
- * is freed, and for every buffer when the group's link goes away, even
- * if a connection still holds the memory. lgr->mutex held.
+/* Give back what @buf holds on one device: its MR, its DMA mapping.
+ * lgr->mutex held.
  */
-static void asmc_buf_unmap(struct asmc_lgr *lgr, struct asmc_buf *buf)
+static void asmc_buf_unmap_slot(struct asmc_buf *buf, int slot)
 {
-	struct asmc_link *lnk = lgr->links[0];
-	int i;
+	struct asmc_buf_map *m = &buf->map[slot];
 
-	for (i = 0; i < ASMC_LINKS_MAX; i++) {
-		if (buf->mr[i])
-			ib_dereg_mr(buf->mr[i]);
-		buf->mr[i] = NULL;
-		buf->regd[i] = false;
-	}
-	if (buf->mapped && lnk)
-		ib_dma_unmap_sg(lnk->sel.dev->ibdev, buf->sgt.sgl, 1,
+	if (m->mr)
+		ib_dereg_mr(m->mr);
+	if (m->ibdev)
+		ib_dma_unmap_sg(m->ibdev, &m->sg, 1,
 				buf->is_rmb ? DMA_FROM_DEVICE : DMA_TO_DEVICE);
-	buf->mapped = false;
+	memset(m, 0, sizeof(*m));
+}
+
+/* Map @buf for @lnk's device and, for an RMB, prepare its MR there (the
+ * registration comes with asmc_buf_register()). lgr->mutex held.
+ */
+int asmc_buf_map_link(struct asmc_buf *buf, struct asmc_link *lnk)
+{
+	struct ib_device *ibdev = lnk->sel.dev->ibdev;
+	struct asmc_buf_map *m = &buf->map[lnk->slot];
+	struct ib_mr *mr;
+
+	lockdep_assert_held(&lnk->lgr->mutex);
+	if (m->ibdev)
+		return 0;
+	sg_init_one(&m->sg, buf->cpu, buf->size);
+	if (asmc_fault(ASMC_FAULT_BUF) ||
+	    ib_dma_map_sg(ibdev, &m->sg, 1, buf->is_rmb ? DMA_FROM_DEVICE :
+						       DMA_TO_DEVICE) != 1)
+		return -ENOMEM;
+	m->ibdev = ibdev;
+	m->dma_addr = sg_dma_address(&m->sg);
+	if (!buf->is_rmb)
+		return 0;
+	mr = ASMC_FAULTY(ASMC_FAULT_BUF, ERR_PTR(-ENOMEM),
+			 ib_alloc_mr(lnk->pd, IB_MR_TYPE_MEM_REG,
+				     buf->size >> PAGE_SHIFT));
+	if (IS_ERR(mr))
+		goto err;
+	m->mr = mr;
+	if (ib_map_mr_sg(mr, &m->sg, 1, NULL, PAGE_SIZE) != 1)
+		goto err;
+	return 0;
+err:
+	asmc_buf_unmap_slot(buf, lnk->slot);
+	return -ENOMEM;
 }
 
 static void asmc_buf_free(struct asmc_lgr *lgr, struct asmc_buf *buf)
 {
+	int i;
+
 	lockdep_assert_held(&lgr->mutex);
-	asmc_buf_unmap(lgr, buf);
+	for (i = 0; i < ASMC_LINKS_MAX; i++)
+		asmc_buf_unmap_slot(buf, i);
 	list_del(&buf->lgr_node);
-	if (buf->sgt.sgl)
-		sg_free_table(&buf->sgt);
 	if (buf->cpu)
 		free_pages((unsigned long)buf->cpu, get_order(buf->size));
 	asmc_obj_destroyed(ASMC_OBJ_BUF, buf);
 	kfree(buf);
 }
 
-/* Allocate, map and (RMB) prepare the MR of a buffer of size class @idx on
- * the group's link. Registration on the QP happens in asmc_buf_register().
+/* Allocate a buffer of size class @idx and map it for every link of the
+ * group (an RMB gets an MR on each). Registration for remote access
+ * happens in asmc_buf_register().
  */
 static struct asmc_buf *asmc_buf_alloc(struct asmc_lgr *lgr, bool rmb,
 				       int idx)
 {
-	struct asmc_link *lnk = lgr->links[0];
-	struct ib_device *ibdev = lnk->sel.dev->ibdev;
 	struct asmc_buf *buf;
-	int n;
+	int i;
 
 	lockdep_assert_held(&lgr->mutex);
 	buf = ASMC_FAULTY(ASMC_FAULT_BUF, NULL,
@@ -145,32 +176,26 @@ static struct asmc_buf *asmc_buf_alloc(struct asmc_lgr *lgr, bool rmb,
 					__GFP_NORETRY, get_order(buf->size)));
 	if (!buf->cpu)
 		goto err;
-	if (sg_alloc_table(&buf->sgt, 1, GFP_KERNEL))
-		goto err;
-	sg_set_buf(buf->sgt.sgl, buf->cpu, buf->size);
-	if (asmc_fault(ASMC_FAULT_BUF))
-		goto err;
-	n = ib_dma_map_sg(ibdev, buf->sgt.sgl, 1,
-			  rmb ? DMA_FROM_DEVICE : DMA_TO_DEVICE);
-	if (n != 1)
-		goto err;
-	buf->mapped = true;
-	buf->dma_addr = sg_dma_address(buf->sgt.sgl);
-	if (!rmb)
-		return buf;
-	buf->mr[0] = ASMC_FAULTY(ASMC_FAULT_BUF, ERR_PTR(-ENOMEM),
-				 ib_alloc_mr(lnk->pd, IB_MR_TYPE_MEM_REG,
-					     buf->size >> PAGE_SHIFT));
-	if (IS_ERR(buf->mr[0])) {
-		buf->mr[0] = NULL;
-		goto err;
+	for (i = 0; i < ASMC_LINKS_MAX; i++) {
+		if (asmc_lgr_link_live(lgr->links[i]) &&
+		    asmc_buf_map_link(buf, lgr->links[i]))
+			goto err;
 	}
-	if (ib_map_mr_sg(buf->mr[0], buf->sgt.sgl, 1, NULL, PAGE_SIZE) != 1)
-		goto err;
 	return buf;
 err:
 	asmc_buf_free(lgr, buf);
 	return NULL;
+}
+
+/* Any link left to map a new buffer on? lgr->mutex held. */
+static bool asmc_lgr_has_link(struct asmc_lgr *lgr)
+{
+	int i;
+
+	for (i = 0; i < ASMC_LINKS_MAX; i++)
+		if (asmc_lgr_link_live(lgr->links[i]))
+			return true;
+	return false;
 }
 
 /* A buffer of at least @want bytes (at most 512 KiB), reused from the
@@ -193,7 +218,7 @@ struct asmc_buf *asmc_buf_get(struct asmc_lgr *lgr, bool rmb, u32 want,
 			*reused = true;
 			break;
 		}
-		if (!lgr->links[0] || lgr->terminating)
+		if (!asmc_lgr_has_link(lgr) || lgr->terminating)
 			break;
 		buf = asmc_buf_alloc(lgr, rmb, idx);
 		if (buf)
@@ -214,7 +239,7 @@ void asmc_buf_put(struct asmc_lgr *lgr, struct asmc_buf *buf)
 		/* the device may read a send buffer until the link's QP is
 		 * destroyed: until then the buffer waits for release_hw
 		 */
-		if (lgr->links[0] || lgr->hw_releasing)
+		if (asmc_lgr_has_link(lgr) || lgr->hw_releasing)
 			list_add(&buf->node, &lgr->unused_bufs);
 		else
 			asmc_buf_free(lgr, buf);
@@ -226,7 +251,6 @@ void asmc_buf_put(struct asmc_lgr *lgr, struct asmc_buf *buf)
 	mutex_unlock(&lgr->mutex);
 }
 
-static void asmc_lgr_terminate_sched(struct asmc_lgr *lgr);
 
 /* @buf, an RMB whose rkey the peer learned for a connection we dropped
  * while it may already use it (the handshake failed after our Accept):
@@ -256,16 +280,42 @@ void asmc_buf_quarantine(struct asmc_lgr *lgr, struct asmc_buf *buf)
 		asmc_lgr_terminate_sched(lgr);
 }
 
-/* Register an RMB for remote write on @lnk (QP in RTS), once. */
+/* Register an RMB for remote write on @lnk, once. Its mapping there was
+ * made with the buffer or when the link was added.
+ */
 int asmc_buf_register(struct asmc_buf *buf, struct asmc_link *lnk)
 {
+	struct asmc_buf_map *m = &buf->map[lnk->slot];
 	int rc;
 
-	if (buf->regd[0])
+	if (m->regd)
 		return 0;
-	rc = asmc_wr_reg_mr(lnk, buf->mr[0]);
+	if (!m->mr)
+		return -ENOLINK;
+	rc = asmc_wr_reg_mr(lnk, m->mr);
 	if (!rc)
-		buf->regd[0] = true;
+		m->regd = true;
+	return rc;
+}
+
+/* Register @buf on every link of its group that is up or coming up. */
+int asmc_buf_register_all(struct asmc_lgr *lgr, struct asmc_buf *buf)
+{
+	struct asmc_link *lnk;
+	int i, rc = 0;
+
+	for (i = 0; i < ASMC_LINKS_MAX && !rc; i++) {
+		mutex_lock(&lgr->mutex);
+		lnk = lgr->links[i];
+		if (!asmc_lgr_link_live(lnk) || lnk->state == ASMC_LNK_UNUSED)
+			lnk = NULL;
+		mutex_unlock(&lgr->mutex);
+		/* a link is unpublished only by a flow that first waits for
+		 * rkey_rwsem, which the caller holds for reading
+		 */
+		if (lnk)
+			rc = asmc_buf_register(buf, lnk);
+	}
 	return rc;
 }
 
@@ -344,16 +394,25 @@ static struct asmc_lgr *asmc_lgr_new(struct net *net, u8 role, u8 version,
 	lgr->links[0] = ASMC_FAULTY(ASMC_FAULT_LGR, NULL,
 				    kzalloc(sizeof(*lgr->links[0]),
 					    GFP_KERNEL));
+	lgr->rtoks = kcalloc(ASMC_PEER_RKEYS_MAX, sizeof(*lgr->rtoks),
+			     GFP_KERNEL);
 	id = ida_alloc_min(&asmc_lgr_ids, 1, GFP_KERNEL);
-	if (!lgr->links[0] || id < 0) {
+	if (!lgr->links[0] || !lgr->rtoks || id < 0) {
 		if (id >= 0)
 			ida_free(&asmc_lgr_ids, id);
+		kfree(lgr->rtoks);
 		kfree(lgr->links[0]);
 		kfree(lgr);
 		return NULL;
 	}
 	lgr->id = id;
 	lgr->links[0]->lgr = lgr;
+	lgr->links[0]->slot = 0;
+	INIT_LIST_HEAD(&lgr->retired);
+	init_rwsem(&lgr->rkey_rwsem);
+	spin_lock_init(&lgr->rtok_lock);
+	INIT_DELAYED_WORK(&lgr->add_link_work, asmc_link_add_work);
+	INIT_WORK(&lgr->failover_work, asmc_lgr_failover_work);
 	kref_init(&lgr->ref);
 	lgr->net = get_net(net);
 	lgr->role = role;
@@ -361,7 +420,7 @@ static struct asmc_lgr *asmc_lgr_new(struct net *net, u8 role, u8 version,
 	lgr->max_conns = role == ASMC_ROLE_SERVER ?
 		READ_ONCE(asmc_net(net)->sysctl.smcr_max_conns_per_lgr) :
 		ASMC_CONNS_PER_LGR;
-	lgr->max_links = ASMC_LINKS_MAX;
+	lgr->max_links = ASMC_LINKS_USED;
 	lgr->smc_version = version;
 	memcpy(lgr->peer_id, peer_id, 8);
 	mutex_init(&lgr->mutex);
@@ -381,47 +440,73 @@ static struct asmc_lgr *asmc_lgr_new(struct net *net, u8 role, u8 version,
 	return lgr;
 }
 
-/* Take the link out of the group: readers of lgr->links[] that hold only
+/* Take a link out of the group: readers of lgr->links[] that hold only
  * asmc_lgr_all_lock (debugfs, netlink dumps, device removal) never see it
- * again once this returns, so the caller may free it.
+ * again once this returns. lgr->mutex held.
  */
-static struct asmc_link *asmc_lgr_unpublish_link(struct asmc_lgr *lgr)
+void asmc_lgr_unpublish_link(struct asmc_lgr *lgr, struct asmc_link *lnk)
 {
-	struct asmc_link *lnk = lgr->links[0];
-
+	lockdep_assert_held(&lgr->mutex);
 	spin_lock_bh(&asmc_lgr_all_lock);
-	lgr->links[0] = NULL;
+	lgr->links[lnk->slot] = NULL;
 	spin_unlock_bh(&asmc_lgr_all_lock);
-	return lnk;
 }
 
-/* Free what the group holds on the RDMA device: MRs, DMA mappings, the
- * link's QP and CQs, and with them the device reference. Memory still in
- * use by connections stays until they let go.
+void asmc_lgr_publish_link(struct asmc_lgr *lgr, struct asmc_link *lnk)
+{
+	lockdep_assert_held(&lgr->mutex);
+	spin_lock_bh(&asmc_lgr_all_lock);
+	lgr->links[lnk->slot] = lnk;
+	spin_unlock_bh(&asmc_lgr_all_lock);
+}
+
+/* A link's mappings of every buffer go (the link is down or going). */
+void asmc_lgr_unmap_slot(struct asmc_lgr *lgr, int slot)
+{
+	struct asmc_buf *buf;
+
+	lockdep_assert_held(&lgr->mutex);
+	list_for_each_entry(buf, &lgr->bufs, lgr_node)
+		asmc_buf_unmap_slot(buf, slot);
+}
+
+/* Free what the group holds on the RDMA devices: MRs, DMA mappings, the
+ * links' QPs and CQs, and with them the device references. Memory still
+ * in use by connections stays until they let go.
  *
- * The link is destroyed outside lgr->mutex: a device may take long to let
- * go of a QP (rxe waits up to 50 s for packets it still has in flight),
- * and connections that leave meanwhile take the mutex to give their
- * buffers back. Once unpublished, nobody else reaches the link through
- * the group, and no buffer gets mapped on it any more.
+ * The links are destroyed outside lgr->mutex: a device may take long to
+ * let go of a QP (rxe waits up to 50 s for packets it still has in
+ * flight), and connections that leave meanwhile take the mutex to give
+ * their buffers back. Once unpublished, nobody else reaches a link
+ * through the group, and no buffer gets mapped on it any more.
  */
 static void asmc_lgr_release_hw(struct asmc_lgr *lgr)
 {
-	struct asmc_link *lnk = NULL;
+	struct asmc_link *gone[ASMC_LINKS_MAX] = {};
 	struct asmc_buf *buf, *tmp;
+	int i, n = 0;
 
+	/* after any flow that adds or moves links: they hold buffers and
+	 * links without lgr->mutex (their waits end once links are down)
+	 */
+	down_write(&lgr->rkey_rwsem);
 	mutex_lock(&lgr->mutex);
-	if (lgr->links[0]) {
-		list_for_each_entry(buf, &lgr->bufs, lgr_node)
-			asmc_buf_unmap(lgr, buf);
-		lnk = asmc_lgr_unpublish_link(lgr);
-		lgr->retired = lnk;
-		lgr->hw_releasing = true;
+	for (i = 0; i < ASMC_LINKS_MAX; i++) {
+		if (!lgr->links[i])
+			continue;
+		asmc_lgr_unmap_slot(lgr, i);
+		gone[n++] = lgr->links[i];
+		asmc_lgr_unpublish_link(lgr, lgr->links[i]);
+		list_add(&gone[n - 1]->retired_node, &lgr->retired);
 	}
+	if (n)
+		lgr->hw_releasing = true;
 	mutex_unlock(&lgr->mutex);
-	if (!lnk)
+	up_write(&lgr->rkey_rwsem);
+	if (!n)
 		return;
-	asmc_link_destroy(lnk);
+	for (i = 0; i < n; i++)
+		asmc_link_destroy(gone[i]);
 	mutex_lock(&lgr->mutex);
 	lgr->hw_releasing = false;
 	list_for_each_entry_safe(buf, tmp, &lgr->unused_bufs, node) {
@@ -434,11 +519,13 @@ static void asmc_lgr_release_hw(struct asmc_lgr *lgr)
 static void asmc_lgr_release(struct kref *ref)
 {
 	struct asmc_lgr *lgr = container_of(ref, struct asmc_lgr, ref);
+	struct asmc_link *lnk, *ltmp;
 	struct asmc_buf *buf, *tmp;
 
 	WARN_ON_ONCE(lgr->conns_num);
 	asmc_lgr_release_hw(lgr);
-	kfree(lgr->retired);
+	list_for_each_entry_safe(lnk, ltmp, &lgr->retired, retired_node)
+		kfree(lnk);
 	mutex_lock(&lgr->mutex);
 	list_for_each_entry_safe(buf, tmp, &lgr->bufs, lgr_node)
 		asmc_buf_free(lgr, buf);
@@ -449,6 +536,7 @@ static void asmc_lgr_release(struct kref *ref)
 	xa_destroy(&lgr->conns);
 	ida_free(&asmc_lgr_ids, lgr->id);
 	put_net(lgr->net);
+	kfree(lgr->rtoks);
 	asmc_obj_destroyed(ASMC_OBJ_LGR, lgr);
 	kfree(lgr);
 }
@@ -472,8 +560,36 @@ static void asmc_lgr_unhash(struct asmc_lgr *lgr)
 	asmc_lgr_put(lgr);	/* the hash table's reference */
 }
 
-/* Register @smc in @lgr with a new alert token; lgr->mutex held. */
-static int asmc_lgr_add_conn(struct asmc_lgr *lgr, struct asmc_sock *smc)
+/* The active link with the fewest connections (lgr->mutex held). */
+struct asmc_link *asmc_lgr_pick_link(struct asmc_lgr *lgr)
+{
+	struct asmc_link *lnk, *best = NULL;
+	int i;
+
+	lockdep_assert_held(&lgr->mutex);
+	for (i = 0; i < ASMC_LINKS_MAX; i++) {
+		lnk = lgr->links[i];
+		if (lnk && READ_ONCE(lnk->state) == ASMC_LNK_ACTIVE &&
+		    (!best || lnk->conns < best->conns))
+			best = lnk;
+	}
+	return best;
+}
+
+/* Move the connection's count from one link to another. */
+static void asmc_lgr_conn_link(struct asmc_conn *conn, struct asmc_link *lnk)
+{
+	lockdep_assert_held(&conn->lgr->mutex);
+	if (conn->link)
+		conn->link->conns--;
+	conn->link = lnk;
+	if (lnk)
+		lnk->conns++;
+}
+
+/* Register @smc in @lgr with a new alert token, on @lnk; lgr->mutex held. */
+static int asmc_lgr_add_conn(struct asmc_lgr *lgr, struct asmc_sock *smc,
+			     struct asmc_link *lnk)
 {
 	u32 token;
 	int rc;
@@ -489,7 +605,9 @@ static int asmc_lgr_add_conn(struct asmc_lgr *lgr, struct asmc_sock *smc)
 		return rc;
 	smc->conn.token = token;
 	smc->conn.lgr = lgr;
-	smc->conn.link = lgr->links[0];
+	smc->conn.link = NULL;
+	smc->conn.peer_rtok = -1;
+	asmc_lgr_conn_link(&smc->conn, lnk);
 	lgr->conns_num++;
 	kref_get(&lgr->ref);
 	if (cancel_delayed_work(&lgr->free_work))
@@ -507,6 +625,7 @@ void asmc_lgr_del_conn(struct asmc_sock *smc)
 		return;
 	mutex_lock(&lgr->mutex);
 	xa_erase(&lgr->conns, smc->conn.token);
+	asmc_lgr_conn_link(&smc->conn, NULL);
 	lgr->conns_num--;
 	idle = !lgr->conns_num && !lgr->terminating;
 	if (idle) {
@@ -557,21 +676,55 @@ struct asmc_sock *asmc_lgr_find_conn(struct asmc_lgr *lgr, u32 token)
 
 static bool asmc_lgr_usable(struct asmc_lgr *lgr)
 {
-	struct asmc_link *lnk = lgr->links[0];
-
-	return !lgr->terminating && lnk &&
-	       READ_ONCE(lnk->state) == ASMC_LNK_ACTIVE &&
+	return !lgr->terminating && asmc_lgr_pick_link(lgr) &&
 	       lgr->conns_num + lgr->quarantined < lgr->max_conns;
 }
 
-/* Does the group's link lead to the peer port @gid (v1: and @mac)? */
-static bool asmc_lgr_same_port(struct asmc_lgr *lgr, const u8 *gid,
-			       const u8 *mac)
+/* Does @lnk lead to the peer port @gid (v1: and @mac)? */
+static bool asmc_link_to_port(struct asmc_link *lnk, const u8 *gid,
+			      const u8 *mac)
 {
-	struct asmc_link *lnk = lgr->links[0];
+	return lnk && !memcmp(lnk->peer_gid, gid, 16) &&
+	       (lnk->lgr->smc_version >= 2 ||
+		ether_addr_equal(lnk->peer_mac, mac));
+}
 
-	return !memcmp(lnk->peer_gid, gid, 16) &&
-	       (lgr->smc_version >= 2 || ether_addr_equal(lnk->peer_mac, mac));
+/* Server: does a link of the group join our device @dev with the peer
+ * port @gid (v1: and @mac), the one the client proposes? lgr->mutex held.
+ */
+static bool asmc_lgr_serves(struct asmc_lgr *lgr, const u8 *gid,
+			    const u8 *mac, const struct asmc_ibdev *dev)
+{
+	struct asmc_link *lnk;
+	int i;
+
+	lockdep_assert_held(&lgr->mutex);
+	for (i = 0; i < ASMC_LINKS_MAX; i++) {
+		lnk = lgr->links[i];
+		if (asmc_link_to_port(lnk, gid, mac) && lnk->sel.dev == dev &&
+		    READ_ONCE(lnk->state) == ASMC_LNK_ACTIVE)
+			return true;
+	}
+	return false;
+}
+
+/* Client: the active link whose server QP the Accept names. */
+static struct asmc_link *asmc_lgr_link_by_peer(struct asmc_lgr *lgr,
+					       u32 peer_qpn, const u8 *gid,
+					       const u8 *mac)
+{
+	struct asmc_link *lnk;
+	int i;
+
+	lockdep_assert_held(&lgr->mutex);
+	for (i = 0; i < ASMC_LINKS_MAX; i++) {
+		lnk = lgr->links[i];
+		if (asmc_link_to_port(lnk, gid, mac) &&
+		    lnk->peer_qpn == peer_qpn &&
+		    READ_ONCE(lnk->state) == ASMC_LNK_ACTIVE)
+			return lnk;
+	}
+	return NULL;
 }
 
 /* Server: reuse a group with this client (same peer ID, same peer GID on
@@ -593,18 +746,20 @@ int asmc_lgr_server_attach(struct asmc_sock *smc, const u8 *peer_id,
 	hlist_for_each_entry(lgr, &b->head, hnode) {
 		if (!net_eq(lgr->net, net) || lgr->role != ASMC_ROLE_SERVER ||
 		    lgr->smc_version != version ||
-		    memcmp(lgr->peer_id, peer_id, 8) ||
-		    !asmc_lgr_same_port(lgr, peer_gid, peer_mac) ||
-		    lgr->links[0]->sel.dev != sel->dev)
+		    memcmp(lgr->peer_id, peer_id, 8))
 			continue;
 		mutex_lock(&lgr->mutex);
-		rc = asmc_lgr_usable(lgr) ? asmc_lgr_add_conn(lgr, smc) :
-					    -EBUSY;
+		rc = -EBUSY;
+		if (asmc_lgr_serves(lgr, peer_gid, peer_mac, sel->dev) &&
+		    asmc_lgr_usable(lgr))
+			rc = asmc_lgr_add_conn(lgr, smc,
+					       asmc_lgr_pick_link(lgr));
+		if (!rc)
+			ref->link = smc->conn.link;
 		mutex_unlock(&lgr->mutex);
 		if (!rc) {
 			mutex_unlock(&b->mutex);
 			ref->lgr = lgr;
-			ref->link = lgr->links[0];
 			return 0;
 		}
 	}
@@ -641,19 +796,23 @@ int asmc_lgr_client_attach(struct asmc_sock *smc, const u8 *peer_id,
 		return rc;
 	}
 	hlist_for_each_entry(lgr, &b->head, hnode) {
+		struct asmc_link *lnk;
+
 		if (!net_eq(lgr->net, net) || lgr->role != ASMC_ROLE_CLIENT ||
 		    lgr->smc_version != version ||
-		    memcmp(lgr->peer_id, peer_id, 8) ||
-		    lgr->links[0]->peer_qpn != peer_qpn ||
-		    !asmc_lgr_same_port(lgr, peer_gid, peer_mac))
+		    memcmp(lgr->peer_id, peer_id, 8))
 			continue;
 		mutex_lock(&lgr->mutex);
-		rc = asmc_lgr_usable(lgr) ? asmc_lgr_add_conn(lgr, smc) :
-					    -ENOENT;
+		lnk = asmc_lgr_link_by_peer(lgr, peer_qpn, peer_gid, peer_mac);
+		rc = -ENOENT;
+		if (lnk && asmc_lgr_usable(lgr))
+			rc = asmc_lgr_add_conn(lgr, smc, lnk);
 		mutex_unlock(&lgr->mutex);
+		if (!lnk)
+			continue;
 		if (!rc) {
 			ref->lgr = lgr;
-			ref->link = lgr->links[0];
+			ref->link = lnk;
 		}
 		break;
 	}
@@ -679,14 +838,19 @@ static int asmc_lgr_create(struct asmc_sock *smc, u8 role, u8 version,
 	rc = asmc_link_create(lgr->links[0], sel, version >= 2);
 	if (rc) {
 		/* the link freed what it had; do not destroy it twice */
-		kfree(asmc_lgr_unpublish_link(lgr));
+		struct asmc_link *lnk = lgr->links[0];
+
+		mutex_lock(&lgr->mutex);
+		asmc_lgr_unpublish_link(lgr, lnk);
+		mutex_unlock(&lgr->mutex);
+		kfree(lnk);
 		asmc_lgr_put(lgr);
 		return rc;
 	}
 	lgr->links[0]->link_id = 1;
 	get_random_bytes(&lgr->links[0]->link_uid, 4);
 	mutex_lock(&lgr->mutex);
-	rc = asmc_lgr_add_conn(lgr, smc);
+	rc = asmc_lgr_add_conn(lgr, smc, lgr->links[0]);
 	mutex_unlock(&lgr->mutex);
 	if (rc) {
 		asmc_lgr_put(lgr);
@@ -698,6 +862,13 @@ static int asmc_lgr_create(struct asmc_sock *smc, u8 role, u8 version,
 	ref->link = lgr->links[0];
 	ref->first_contact = true;
 	return 0;
+}
+
+/* The group is terminating: no link is to be added any more. */
+static void asmc_lgr_cancel_add(struct asmc_lgr *lgr)
+{
+	if (cancel_delayed_work(&lgr->add_link_work))
+		kref_put(&lgr->ref, asmc_lgr_release);	/* not the last */
 }
 
 /* End of a first contact: unlock the peer's bucket; on failure the new
@@ -722,6 +893,7 @@ void asmc_lgr_setup_done(struct asmc_lgr_ref *ref, bool ok)
 		mutex_lock(&lgr->mutex);
 		lgr->terminating = true;
 		mutex_unlock(&lgr->mutex);
+		asmc_lgr_cancel_add(lgr);
 		asmc_lgr_unhash(lgr);
 		put = mod_delayed_work(asmc_wq, &lgr->free_work, 0);
 	}
@@ -734,7 +906,7 @@ void asmc_lgr_setup_done(struct asmc_lgr_ref *ref, bool ok)
 /* Abort every connection, take the group out of the hash, free it when
  * the last connection lets go. Process context.
  */
-static void asmc_lgr_terminate(struct asmc_lgr *lgr, int err)
+void asmc_lgr_terminate(struct asmc_lgr *lgr, int err)
 {
 	struct asmc_lgr_bucket *b = asmc_lgr_bucket(lgr->peer_id, lgr->role);
 	struct asmc_sock *smc;
@@ -744,14 +916,14 @@ static void asmc_lgr_terminate(struct asmc_lgr *lgr, int err)
 	mutex_lock(&lgr->mutex);
 	lgr->terminating = true;
 	mutex_unlock(&lgr->mutex);
+	asmc_lgr_cancel_add(lgr);
 	kref_get(&lgr->ref);
 	if (cancel_delayed_work(&lgr->free_work))
 		kref_put(&lgr->ref, asmc_lgr_release);	/* not the last */
 	asmc_lgr_unhash(lgr);
 	mutex_unlock(&b->mutex);
 
-	if (lgr->links[0])
-		asmc_link_error(lgr->links[0]);
+	asmc_lgr_links_down(lgr);
 	xa_for_each(&lgr->conns, token, smc) {
 		if (!refcount_inc_not_zero(&smc->sk.sk_refcnt))
 			continue;
@@ -775,7 +947,7 @@ static void asmc_lgr_terminate_work(struct work_struct *work)
 }
 
 /* The group ends soon, from a work. Any context. */
-static void asmc_lgr_terminate_sched(struct asmc_lgr *lgr)
+void asmc_lgr_terminate_sched(struct asmc_lgr *lgr)
 {
 	if (!lgr || !kref_get_unless_zero(&lgr->ref))
 		return;
@@ -783,12 +955,47 @@ static void asmc_lgr_terminate_sched(struct asmc_lgr *lgr)
 		kref_put(&lgr->ref, asmc_lgr_release);	/* cannot be last */
 }
 
-/* A link failed (completion error, peer gone, DELETE_LINK): with a single
- * link the whole group ends. Any context.
+/* Every link of the group goes down (the group ends). */
+void asmc_lgr_links_down(struct asmc_lgr *lgr)
+{
+	struct asmc_link *lnk;
+	int i;
+
+	for (i = 0; i < ASMC_LINKS_MAX; i++) {
+		mutex_lock(&lgr->mutex);
+		lnk = lgr->links[i];
+		mutex_unlock(&lgr->mutex);
+		/* unpublished links stay allocated with the group */
+		if (lnk)
+			asmc_link_error(lnk);
+	}
+}
+
+/* The slot of the group's link @link_id, -ENOENT if none (any context). */
+int asmc_lgr_slot_of(struct asmc_lgr *lgr, u8 link_id)
+{
+	int i, slot = -ENOENT;
+
+	spin_lock_bh(&asmc_lgr_all_lock);
+	for (i = 0; i < ASMC_LINKS_MAX; i++)
+		if (lgr->links[i] && lgr->links[i]->link_id == link_id)
+			slot = i;
+	spin_unlock_bh(&asmc_lgr_all_lock);
+	return slot;
+}
+
+/* A link failed (completion error, peer gone, DELETE_LINK): its
+ * connections move to another link of the group, or, with none left, the
+ * whole group ends (asmc_lgr_failover_work). Any context.
  */
 void asmc_lgr_link_down(struct asmc_link *lnk)
 {
-	asmc_lgr_terminate_sched(lnk->lgr);
+	struct asmc_lgr *lgr = lnk->lgr;
+
+	if (!kref_get_unless_zero(&lgr->ref))
+		return;
+	if (!queue_work(asmc_hs_wq, &lgr->failover_work))
+		kref_put(&lgr->ref, asmc_lgr_release);	/* cannot be last */
 }
 
 /* Idle for the whole delay: say goodbye orderly, then free. */
@@ -805,41 +1012,79 @@ static void asmc_lgr_free_work(struct work_struct *work)
 	if (idle)
 		lgr->terminating = true;
 	mutex_unlock(&lgr->mutex);
-	if (idle)
+	if (idle) {
+		asmc_lgr_cancel_add(lgr);
 		asmc_lgr_unhash(lgr);
+	}
 	mutex_unlock(&b->mutex);
 	if (idle) {
+		struct asmc_link *lnk;
+
 		pr_debug("lgr %u idle: freed\n", lgr->id);
-		if (lgr->links[0])
-			asmc_llc_send_delete_all(lgr->links[0],
+		mutex_lock(&lgr->mutex);
+		lnk = asmc_lgr_pick_link(lgr);
+		mutex_unlock(&lgr->mutex);
+		/* the group no longer changes links: it is terminating */
+		if (lnk)
+			asmc_llc_send_delete_all(lnk,
 						 ASMC_LLC_DEL_PROG_INIT_TERM);
 	}
 	asmc_lgr_put(lgr);	/* the queued work's reference */
 }
 
-/* debugfs "lgrs": one line per link group. */
+static const char *asmc_link_state_name(const struct asmc_link *lnk)
+{
+	switch (READ_ONCE(lnk->state)) {
+	case ASMC_LNK_ACTIVE:
+		return "active";
+	case ASMC_LNK_DOWN:
+		return "down";
+	default:
+		return "setup";
+	}
+}
+
+/* debugfs "lgrs": one line per link group; its first link (the one with
+ * the lowest slot) as "link", every link after "links".
+ */
 void asmc_lgr_show(struct seq_file *m)
 {
+	const struct asmc_link *lnk, *first;
 	struct asmc_lgr *lgr;
+	int i, conns;
 
 	spin_lock_bh(&asmc_lgr_all_lock);
-	list_for_each_entry(lgr, &asmc_lgr_all, all_node)
-		seq_printf(m, "lgr %u role %s v%u conns %d refs %u%s%s%s link %s wr %u/%u rkeys %d quarantined %d\n",
+	list_for_each_entry(lgr, &asmc_lgr_all, all_node) {
+		first = NULL;
+		for (i = 0; i < ASMC_LINKS_MAX && !first; i++)
+			first = lgr->links[i];
+		seq_printf(m, "lgr %u role %s v%u conns %d refs %u%s%s%s link %s wr %u/%u rkeys %d quarantined %d links",
 			   lgr->id, lgr->role == ASMC_ROLE_SERVER ? "server" :
 			   "client", lgr->smc_version, lgr->conns_num,
 			   kref_read(&lgr->ref), lgr->hashed ? " hashed" : "",
 			   lgr->terminating ? " terminating" : "",
 			   delayed_work_pending(&lgr->free_work) ?
 			   " expiring" : "",
-			   !lgr->links[0] ? "none" :
-			   lgr->links[0]->state == ASMC_LNK_ACTIVE ? "active" :
-			   lgr->links[0]->state == ASMC_LNK_DOWN ? "down" :
-			   "setup",
-			   lgr->links[0] ? lgr->links[0]->tx_slots : 0,
-			   lgr->links[0] ? lgr->links[0]->rx_num : 0,
+			   first ? asmc_link_state_name(first) : "none",
+			   first ? first->tx_slots : 0,
+			   first ? first->rx_num : 0,
 			   /* a glance for tests, lgr->mutex not taken */
 			   data_race(lgr->rkeys_known),
 			   data_race(lgr->quarantined));
+		for (i = 0; i < ASMC_LINKS_MAX; i++) {
+			lnk = lgr->links[i];
+			if (!lnk)
+				continue;
+			/* a glance, lgr->mutex not taken */
+			conns = data_race(lnk->conns);
+			seq_printf(m, " %u:%s:%s:%d", lnk->link_id,
+				   lnk->sel.dev ?
+				   dev_name(&lnk->sel.dev->ibdev->dev) : "-",
+				   asmc_link_state_name(lnk), conns);
+		}
+		/* a glance, lgr->mutex not taken */
+		seq_printf(m, " retired %d\n", data_race(lgr->retired_num));
+	}
 	spin_unlock_bh(&asmc_lgr_all_lock);
 }
 
@@ -870,12 +1115,17 @@ u32 asmc_lgr_links_on(const struct asmc_ibdev *dev, u8 port)
 	struct asmc_lgr *lgr;
 	u32 n = 0;
 
+	int i;
+
 	spin_lock_bh(&asmc_lgr_all_lock);
 	list_for_each_entry(lgr, &asmc_lgr_all, all_node) {
-		lnk = lgr->links[0];
-		if (lnk && lnk->sel.dev == dev && lnk->sel.port == port &&
-		    READ_ONCE(lnk->state) != ASMC_LNK_DOWN)
-			n++;
+		for (i = 0; i < ASMC_LINKS_MAX; i++) {
+			lnk = lgr->links[i];
+			if (lnk && lnk->sel.dev == dev &&
+			    lnk->sel.port == port &&
+			    READ_ONCE(lnk->state) != ASMC_LNK_DOWN)
+				n++;
+		}
 	}
 	spin_unlock_bh(&asmc_lgr_all_lock);
 	return n;
@@ -910,7 +1160,22 @@ void asmc_lgr_flush_idle(void)
 	flush_workqueue(asmc_wq);
 }
 
-/* The RDMA device goes away: end every group with a link on it. */
+/* A link of @lgr on @dev, not yet taken off it (asmc_lgr_all_lock). */
+static bool asmc_lgr_uses_dev(struct asmc_lgr *lgr,
+			      const struct asmc_ibdev *dev)
+{
+	int i;
+
+	for (i = 0; i < ASMC_LINKS_MAX; i++)
+		if (lgr->links[i] && lgr->links[i]->sel.dev == dev)
+			return true;
+	return false;
+}
+
+/* The RDMA device goes away: every link on it goes. A group with another
+ * link keeps its connections there; the others end. When this returns,
+ * no link holds the device any more.
+ */
 void asmc_lgr_ibdev_gone(struct asmc_ibdev *dev)
 {
 	struct asmc_lgr *lgr, *victim;
@@ -919,8 +1184,8 @@ void asmc_lgr_ibdev_gone(struct asmc_ibdev *dev)
 		victim = NULL;
 		spin_lock_bh(&asmc_lgr_all_lock);
 		list_for_each_entry(lgr, &asmc_lgr_all, all_node) {
-			if (lgr->links[0] && lgr->links[0]->sel.dev == dev &&
-			    !lgr->terminating &&
+			if (asmc_lgr_uses_dev(lgr, dev) &&
+			    !READ_ONCE(lgr->terminating) &&
 			    kref_get_unless_zero(&lgr->ref)) {
 				victim = lgr;
 				break;
@@ -929,7 +1194,7 @@ void asmc_lgr_ibdev_gone(struct asmc_ibdev *dev)
 		spin_unlock_bh(&asmc_lgr_all_lock);
 		if (!victim)
 			break;
-		asmc_lgr_terminate(victim, ENETDOWN);
+		asmc_lgr_drop_dev(victim, dev);
 		asmc_lgr_put(victim);
 	}
 	flush_workqueue(asmc_wq);

@@ -7,6 +7,7 @@
 
 #include <linux/kref.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <linux/scatterlist.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -16,7 +17,21 @@
 #include "ib.h"
 #include "wr.h"
 
-#define ASMC_LINKS_MAX		1	/* ADD_LINK is rejected for now */
+/* link slots of a group (lgr->links[]); we build at most
+ * ASMC_LINKS_USED links, one per local RoCE port that reaches the peer
+ */
+#define ASMC_LINKS_MAX		3
+#define ASMC_LINKS_USED		2
+/* links a group may have lost and replaced before it stops adding any:
+ * their structs stay until the group goes (connections may still point
+ * at them while they are being moved)
+ */
+#define ASMC_LINKS_RETIRED_MAX	8
+/* server: after a link was lost, look for another one this much later,
+ * and again after ASMC_LINK_RETRY_DELAY while none is found
+ */
+#define ASMC_LINK_READD_DELAY	(10 * HZ)
+#define ASMC_LINK_RETRY_DELAY	(30 * HZ)
 #define ASMC_CONNS_PER_LGR	255	/* most; net.smc.smcr_max_conns_per_lgr */
 /* rkeys of our RMBs a peer keeps per link group (one per connection) */
 #define ASMC_PEER_RKEYS_MAX	ASMC_CONNS_PER_LGR
@@ -32,6 +47,8 @@
  */
 #define ASMC_LLC_RKEY_WAIT	(5 * HZ)
 #define ASMC_LLC_WAIT_FIRST	(4 * HZ)	/* client: first CONFIRM_LINK */
+/* ADD_LINK: the client sets up a QP and maps every RMB before it answers */
+#define ASMC_LLC_WAIT_ADD	(5 * HZ)
 #define ASMC_REG_MR_WAIT	(5 * HZ)
 #define ASMC_TX_SLOT_WAIT	(10 * HZ)
 #define ASMC_DRAIN_WAIT		(5 * HZ)	/* flushed WRs after QP error */
@@ -66,6 +83,12 @@ struct asmc_llc_wait {
 	u8			msg[ASMC_WR_MSG_LEN];
 	struct list_head	node;		/* lnk->rkey_waiters */
 	u32			rkey;		/* CONFIRM_RKEY: the one asked */
+	/* a v2 ADD_LINK answer is wanted whole: copied to big (kmalloc'd,
+	 * the waiter frees it)
+	 */
+	bool			want_big;
+	u8			*big;
+	u32			big_len;
 };
 
 /* A link: one RC QP between a local and a peer RoCE port.
@@ -74,6 +97,17 @@ struct asmc_llc_wait {
  */
 struct asmc_link {
 	struct asmc_lgr		*lgr;
+	u8			slot;		/* in lgr->links[] */
+	int			conns;		/* connections on it, under
+						 * lgr->mutex
+						 */
+	struct list_head	retired_node;	/* lgr->retired, once down */
+	bool			peer_deleted;	/* the peer's DELETE_LINK took
+						 * it down: no need to tell it
+						 */
+	bool			activated;	/* was active: connections
+						 * may point at it
+						 */
 	struct asmc_ibsel	sel;		/* device (ref), port, GID, MAC */
 	struct ib_pd		*pd;
 	struct ib_cq		*send_cq;
@@ -162,20 +196,27 @@ struct asmc_link {
 	unsigned long		test_sent;	/* jiffies, when pending */
 };
 
-/* A registered buffer: RMB (peer writes into it) or send buffer. */
+/* A buffer as one link's device sees it. */
+struct asmc_buf_map {
+	struct ib_device	*ibdev;		/* mapped on it; NULL: not */
+	struct scatterlist	sg;
+	u64			dma_addr;
+	struct ib_mr		*mr;		/* RMB only */
+	bool			regd;		/* mr registered */
+};
+
+/* A registered buffer: RMB (peer writes into it) or send buffer. Mapped
+ * on the device of every link of the group (map[] by link slot), changed
+ * under lgr->mutex.
+ */
 struct asmc_buf {
 	struct list_head	node;		/* lgr free list, when free */
 	struct list_head	lgr_node;	/* lgr->bufs, always */
 	void			*cpu;
 	size_t			size;
 	int			size_idx;	/* 0: 16 KiB .. 5: 512 KiB */
-	struct sg_table		sgt;
-	bool			mapped;
 	bool			is_rmb;
-	/* per link: the MR (RMB only) */
-	struct ib_mr		*mr[ASMC_LINKS_MAX];
-	bool			regd[ASMC_LINKS_MAX];
-	u64			dma_addr;
+	struct asmc_buf_map	map[ASMC_LINKS_MAX];
 	/* RMB: the peer holds our rkey (announced by a CLC message or by
 	 * CONFIRM_RKEY, no DELETE_RKEY since); kept while the buffer rests
 	 * in the pool, so that reusing it costs no LLC round trip. Changed
@@ -183,6 +224,17 @@ struct asmc_buf {
 	 * it is in the pool.
 	 */
 	bool			rkey_known;
+};
+
+/* One RMB of the peer: its rkey and address on each link (slot), as the
+ * peer announced them (CLC messages, CONFIRM_RKEY, ADD_LINK). A
+ * connection on another link after a failover finds its peer RMB here.
+ */
+struct asmc_rtoken {
+	bool			used;
+	u8			slots;		/* bit per link slot known */
+	u32			rkey[ASMC_LINKS_MAX];
+	u64			addr[ASMC_LINKS_MAX];
 };
 
 /* A link group. Found through a hash bucket (per peer) whose mutex
@@ -208,14 +260,29 @@ struct asmc_lgr {
 	u16			vlan;
 	bool			hashed;
 	bool			terminating;
+	bool			no_link_offered; /* or the peer refused one */
+	int			down_err;	/* errno if links ending ends it */
 
 	struct mutex		mutex;
-	struct asmc_link	*links[ASMC_LINKS_MAX];
-	/* a link taken down while connections may still point at it (their
-	 * conn->link): its hardware is gone, the struct is freed with the
-	 * group, which every connection holds a reference on
+	/* by slot; published and unpublished under lgr->mutex and
+	 * asmc_lgr_all_lock (dump readers hold only the latter)
 	 */
-	struct asmc_link	*retired;
+	struct asmc_link	*links[ASMC_LINKS_MAX];
+	/* links taken down while connections may still point at them
+	 * (conn->link): hardware gone, structs freed with the group, which
+	 * every connection holds a reference on
+	 */
+	struct list_head	retired;
+	int			retired_num;
+	/* adding a link (write) against new RMBs whose rkeys the peer learns
+	 * (read): every RMB the peer knows gets its rkey on the new link
+	 */
+	struct rw_semaphore	rkey_rwsem;
+	struct delayed_work	add_link_work;	/* server: look for a link */
+	struct work_struct	failover_work;	/* links went down */
+	/* the peer's RMBs (ASMC_PEER_RKEYS_MAX), under rtok_lock (bh) */
+	spinlock_t		rtok_lock;
+	struct asmc_rtoken	*rtoks;
 	/* retired is being destroyed (without lgr->mutex held). Buffers
 	 * given back by connections of a terminating group before its QP is
 	 * gone wait in unused_bufs (by their node): the device may still
@@ -255,6 +322,14 @@ struct asmc_lgr_ref {
 struct asmc_sock;
 struct seq_file;
 
+/* The links a buffer is mapped for: every link of the group that is not
+ * down.
+ */
+static inline bool asmc_lgr_link_live(struct asmc_link *lnk)
+{
+	return lnk && READ_ONCE(lnk->state) != ASMC_LNK_DOWN;
+}
+
 /* The link waits for the peer from now on (unless it already did): with
  * nothing received for ASMC_LINK_PROBE, the keepalive asks by TEST_LINK.
  */
@@ -274,6 +349,31 @@ void asmc_lgr_show(struct seq_file *m);
 struct asmc_lgr *asmc_lgr_get_nth(struct net *net, unsigned long n);
 u32 asmc_lgr_links_on(const struct asmc_ibdev *dev, u8 port);
 void asmc_lgr_link_down(struct asmc_link *lnk);
+/* group internals for link.c (redundancy, failover) */
+void asmc_lgr_terminate(struct asmc_lgr *lgr, int err);
+void asmc_lgr_terminate_sched(struct asmc_lgr *lgr);
+void asmc_lgr_publish_link(struct asmc_lgr *lgr, struct asmc_link *lnk);
+void asmc_lgr_unpublish_link(struct asmc_lgr *lgr, struct asmc_link *lnk);
+void asmc_lgr_unmap_slot(struct asmc_lgr *lgr, int slot);
+int asmc_buf_map_link(struct asmc_buf *buf, struct asmc_link *lnk);
+struct asmc_link *asmc_lgr_pick_link(struct asmc_lgr *lgr);
+void asmc_lgr_want_link(struct asmc_lgr *lgr, unsigned long delay);
+bool asmc_lgr_link_wanted(struct asmc_lgr *lgr);
+int asmc_lgr_link_sels(struct asmc_lgr *lgr, const struct asmc_ibsel **sel);
+struct asmc_link *asmc_lgr_link_alloc(struct asmc_lgr *lgr, u8 link_id);
+int asmc_lgr_link_attach(struct asmc_lgr *lgr, struct asmc_link *lnk);
+void asmc_lgr_link_retire(struct asmc_lgr *lgr, struct asmc_link *lnk);
+struct asmc_link *asmc_lgr_link_by_id(struct asmc_lgr *lgr, u8 link_id);
+int asmc_lgr_slot_of(struct asmc_lgr *lgr, u8 link_id);
+void asmc_lgr_links_down(struct asmc_lgr *lgr);
+int asmc_rtok_add(struct asmc_lgr *lgr, int slot, u32 rkey, u64 addr);
+void asmc_rtok_set(struct asmc_lgr *lgr, int idx, int slot, u32 rkey,
+		   u64 addr);
+bool asmc_rtok_extend(struct asmc_lgr *lgr, int from_slot, u32 rkey,
+		      int slot, u32 new_rkey, u64 new_addr);
+bool asmc_rtok_del(struct asmc_lgr *lgr, int slot, u32 rkey);
+bool asmc_rtok_get(struct asmc_lgr *lgr, int idx, int slot, u32 *rkey,
+		   u64 *addr);
 int asmc_lgr_server_attach(struct asmc_sock *smc, const u8 *peer_id,
 			   const u8 *peer_gid, const u8 *peer_mac, u8 version,
 			   struct asmc_ibsel *sel, struct asmc_lgr_ref *ref);
@@ -292,6 +392,7 @@ struct asmc_buf *asmc_buf_get(struct asmc_lgr *lgr, bool rmb, u32 want,
 void asmc_buf_put(struct asmc_lgr *lgr, struct asmc_buf *buf);
 void asmc_buf_quarantine(struct asmc_lgr *lgr, struct asmc_buf *buf);
 int asmc_buf_register(struct asmc_buf *buf, struct asmc_link *lnk);
+int asmc_buf_register_all(struct asmc_lgr *lgr, struct asmc_buf *buf);
 struct asmc_buf *asmc_buf_rkey_known(struct asmc_lgr *lgr,
 				     struct asmc_buf *rmb);
 void asmc_buf_rkey_forget(struct asmc_lgr *lgr, struct asmc_buf *rmb);

@@ -21,6 +21,8 @@ struct asmc_llc_rxq {
 	struct list_head	node;
 	unsigned long		queued;		/* jiffies */
 	u8			msg[ASMC_WR_MSG_LEN];
+	u8			*big;		/* a whole v2 ADD_LINK */
+	u32			big_len;
 };
 
 #define ASMC_LLC_RXQ_MAX	512	/* requests queued per link: a burst of
@@ -62,6 +64,33 @@ static int asmc_llc_send(struct asmc_link *lnk, struct asmc_llc_msg *msg,
 	return asmc_wr_tx_send(tx, len);
 }
 
+/* Send a message longer than a slot (a v2 ADD_LINK with its rkeys). */
+int asmc_llc_send_big(struct asmc_link *lnk, struct asmc_llc_msg *msg)
+{
+	struct asmc_wr_tx *tx;
+	u8 *buf, *slot;
+	int rc, len;
+
+	msg->version = lnk_llc_version(lnk);
+	len = asmc_llc_len(msg);
+	if (len < 0)
+		return len;
+	if (len <= ASMC_WR_MSG_LEN)
+		return asmc_llc_send(lnk, msg, true);
+	buf = kzalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	rc = asmc_llc_build(buf, len, msg);
+	if (rc >= 0)
+		rc = asmc_wr_tx_get(lnk, &tx, &slot, true);
+	if (!rc) {
+		tx->await = asmc_llc_awaits(buf);
+		rc = asmc_wr_tx_send_big(tx, slot, buf, len);
+	}
+	kfree(buf);
+	return rc < 0 ? rc : 0;
+}
+
 /* Send raw bytes (an echo of a received request, already adjusted). */
 static int asmc_llc_send_raw(struct asmc_link *lnk, const u8 *msg, bool wait)
 {
@@ -94,6 +123,8 @@ static int asmc_llc_wait(struct asmc_link *lnk, struct asmc_llc_wait *w,
 	spin_unlock_bh(&lnk->llc_lock);
 	if (!w->done)
 		return left ? -ENOLINK : -ETIMEDOUT;
+	if (w->big)	/* the caller parses the whole message */
+		return asmc_llc_parse(w->big, w->big_len, out);
 	rc = asmc_llc_parse(w->msg, ASMC_WR_MSG_LEN, out);
 	return rc;
 }
@@ -149,14 +180,14 @@ static void asmc_llc_fill_confirm(struct asmc_link *lnk,
 	cl->max_links = ASMC_LLC_MAX_LINKS;
 }
 
-/* Server, first link just confirmed: a group of ours keeps one link, so
- * it offers no second one. A Linux 6.1 client waits 2 s for the server's
- * ADD_LINK, then 1 s for a CLC Decline, before it goes on with one link:
- * 3 s added to its first connection to us. An ADD_LINK without a QP MTU
- * is one it (and ours) rejects at once. Its answer is not awaited: a
- * response nobody waits for is dropped.
+/* Server, first link just confirmed, and no other RoCE port to offer a
+ * second link on. A Linux 6.1 client waits 2 s for the server's ADD_LINK,
+ * then 1 s for a CLC Decline, before it goes on with one link: 3 s added
+ * to its first connection to us. An ADD_LINK without a QP MTU is one it
+ * (and ours) rejects at once. Its answer is not awaited: a response
+ * nobody waits for is dropped.
  */
-static void asmc_llc_offer_no_link(struct asmc_link *lnk)
+void asmc_llc_offer_no_link(struct asmc_link *lnk)
 {
 	struct asmc_llc_msg m = {};
 
@@ -185,13 +216,66 @@ int asmc_llc_server_confirm_link(struct asmc_link *lnk)
 		return ASMC_DECL_RMBE_EC;
 	lnk->peer_link_uid = resp.confirm_link.link_uid;
 	asmc_llc_link_active(lnk);
-	asmc_llc_offer_no_link(lnk);
+	/* a second link, or the offer of none (v1: always none) */
+	if (lnk->lgr->smc_version >= 2)
+		asmc_lgr_want_link(lnk->lgr, 0);
+	else
+		asmc_llc_offer_no_link(lnk);
 	return 0;
+}
+
+/* Server, a link added to a group: CONFIRM_LINK on the new link, whose
+ * QP is in RTS and every RMB registered. 0 with the link active.
+ */
+int asmc_llc_server_confirm_new(struct asmc_link *lnk)
+{
+	struct asmc_llc_msg req, resp;
+	int rc;
+
+	asmc_llc_fill_confirm(lnk, &req, false);
+	rc = asmc_llc_exchange(lnk, &req, &resp);
+	if (rc)
+		return rc;
+	if (!(resp.flags & ASMC_LLC_FLAG_NO_RMBE_EYEC) ||
+	    resp.confirm_link.link_id != lnk->link_id)
+		return -EPROTO;
+	lnk->peer_link_uid = resp.confirm_link.link_uid;
+	asmc_llc_link_active(lnk);
+	return 0;
+}
+
+/* Server: the ADD_LINK request @req on @via and the client's answer, in
+ * @resp; its bytes (with the rkeys @resp points into) in *@big, for the
+ * caller to kfree.
+ */
+int asmc_llc_add_link_exchange(struct asmc_link *via, struct asmc_llc_msg *req,
+			       struct asmc_llc_msg *resp, u8 **big)
+{
+	struct asmc_llc_wait w;
+	int rc;
+
+	*big = NULL;
+	mutex_lock(&via->llc_flow);
+	asmc_llc_arm(via, &w, ASMC_LLC_ADD_LINK, true);
+	w.want_big = true;	/* read under llc_lock once a message came */
+	rc = asmc_llc_send_big(via, req);
+	if (rc) {
+		spin_lock_bh(&via->llc_lock);
+		via->llc_waiter = NULL;
+		spin_unlock_bh(&via->llc_lock);
+	} else {
+		rc = asmc_llc_wait(via, &w, ASMC_LLC_WAIT_ADD, resp);
+	}
+	mutex_unlock(&via->llc_flow);
+	*big = w.big;
+	return rc;
 }
 
 /* Client, first link: wait for the server's CONFIRM_LINK, move the QP to
  * RTS, register our RMB (the server may write right after our answer)
- * and answer. Returns 0, a positive CLC decline code, or -errno.
+ * and answer. Also for an added link (@rmb NULL: the group's RMBs are
+ * registered on it already). Returns 0, a positive CLC decline code, or
+ * -errno.
  */
 int asmc_llc_client_confirm_link(struct asmc_link *lnk, struct asmc_buf *rmb)
 {
@@ -214,7 +298,8 @@ int asmc_llc_client_confirm_link(struct asmc_link *lnk, struct asmc_buf *rmb)
 		lnk->early_confirm = false;
 	}
 	spin_unlock_bh(&lnk->llc_lock);
-	rc = asmc_llc_wait(lnk, &w, ASMC_LLC_WAIT_FIRST, &req);
+	rc = asmc_llc_wait(lnk, &w, rmb ? ASMC_LLC_WAIT_FIRST : ASMC_LLC_WAIT_ADD,
+			   &req);
 	mutex_unlock(&lnk->llc_flow);
 	if (rc == -ETIMEDOUT)
 		return ASMC_DECL_TIMEOUT_CL;
@@ -222,12 +307,15 @@ int asmc_llc_client_confirm_link(struct asmc_link *lnk, struct asmc_buf *rmb)
 		return rc;
 	if (!(req.flags & ASMC_LLC_FLAG_NO_RMBE_EYEC))
 		return ASMC_DECL_RMBE_EC;
+	if (!rmb && req.confirm_link.link_id != lnk->link_id)
+		return -EPROTO;		/* an added link has its ID already */
 	lnk->link_id = req.confirm_link.link_id;
 	lnk->peer_link_uid = req.confirm_link.link_uid;
 	rc = asmc_link_rts(lnk);
 	if (rc)
 		return ASMC_DECL_ERR_RDYLNK;
-	rc = asmc_buf_register(rmb, lnk);
+	/* an added link: every RMB of the group was registered already */
+	rc = rmb ? asmc_buf_register(rmb, lnk) : 0;
 	if (rc)
 		return ASMC_DECL_ERR_REGBUF;
 	asmc_llc_fill_confirm(lnk, &resp, true);
@@ -246,11 +334,13 @@ static void asmc_llc_delete_rkey(struct asmc_link *lnk, struct asmc_buf *rmb)
 {
 	struct asmc_llc_msg req = {};
 
-	if (READ_ONCE(lnk->state) != ASMC_LNK_ACTIVE || !rmb->mr[0])
+	struct ib_mr *mr = rmb->map[lnk->slot].mr;
+
+	if (READ_ONCE(lnk->state) != ASMC_LNK_ACTIVE || !mr)
 		return;
 	req.type = ASMC_LLC_DELETE_RKEY;
 	req.delete_rkey.n_rkeys = 1;
-	req.delete_rkey.rkeys[0] = rmb->mr[0]->rkey;
+	req.delete_rkey.rkeys[0] = mr->rkey;
 	if (!asmc_llc_send(lnk, &req, true))
 		asmc_stats_wire(lnk->lgr->net, ASMC_STAT_LLC_DELETE_RKEY, 1);
 }
@@ -260,14 +350,38 @@ static int asmc_llc_confirm_rkey_req(struct asmc_link *lnk,
 				     struct asmc_buf *rmb)
 {
 	struct asmc_llc_msg req = {}, resp;
-	int rc;
-
+	struct asmc_lgr *lgr = lnk->lgr;
 	struct asmc_llc_wait w = {};
+	struct asmc_link *o;
+	struct ib_mr *mr;
 	long left;
+	int rc, i;
 
+	mr = rmb->map[lnk->slot].mr;
+	if (!mr)
+		return -ENOLINK;
 	req.type = ASMC_LLC_CONFIRM_RKEY;
-	req.confirm_rkey.rkey = rmb->mr[0]->rkey;
-	req.confirm_rkey.addr = rmb->mr[0]->iova;
+	req.confirm_rkey.rkey = mr->rkey;
+	req.confirm_rkey.addr = mr->iova;
+	/* and the RMB on the group's other links (rkey_rwsem held: the
+	 * links stay)
+	 */
+	mutex_lock(&lgr->mutex);
+	for (i = 0; i < ASMC_LINKS_MAX; i++) {
+		o = lgr->links[i];
+		if (!o || o == lnk || READ_ONCE(o->state) != ASMC_LNK_ACTIVE ||
+		    !rmb->map[i].regd ||
+		    req.confirm_rkey.n_other >= ASMC_LLC_CONF_RKEY_MAX_OTHER)
+			continue;
+		req.confirm_rkey.other[req.confirm_rkey.n_other].link_id =
+			o->link_id;
+		req.confirm_rkey.other[req.confirm_rkey.n_other].rkey =
+			rmb->map[i].mr->rkey;
+		req.confirm_rkey.other[req.confirm_rkey.n_other].addr =
+			rmb->map[i].mr->iova;
+		req.confirm_rkey.n_other++;
+	}
+	mutex_unlock(&lgr->mutex);
 	/* no llc_flow: other connections' CONFIRM_RKEYs may be under way */
 	w.type = ASMC_LLC_CONFIRM_RKEY;
 	w.resp = true;
@@ -306,8 +420,14 @@ int asmc_llc_confirm_rkey(struct asmc_link *lnk, struct asmc_buf *rmb)
 	struct asmc_buf *idle;
 	int rc;
 
-	if (rmb->rkey_known)
-		return 0;
+	/* no link comes or goes meanwhile: the RMB is registered on each,
+	 * and the peer learns its rkey on each (or gets them with the
+	 * ADD_LINK that follows)
+	 */
+	down_read(&lgr->rkey_rwsem);
+	rc = asmc_buf_register_all(lgr, rmb);
+	if (rc || rmb->rkey_known)
+		goto out;
 	idle = asmc_buf_rkey_known(lgr, rmb);
 	if (idle) {
 		asmc_llc_delete_rkey(lnk, idle);
@@ -317,7 +437,25 @@ int asmc_llc_confirm_rkey(struct asmc_link *lnk, struct asmc_buf *rmb)
 	rc = asmc_llc_confirm_rkey_req(lnk, rmb);
 	if (rc)
 		asmc_buf_rkey_forget(lgr, rmb);
+out:
+	up_read(&lgr->rkey_rwsem);
 	return rc;
+}
+
+/* The link @link_id is gone (it went down on our side): the peer takes
+ * it down too. Sent on a link that works; no answer is awaited.
+ */
+void asmc_llc_send_delete_link(struct asmc_link *lnk, u8 link_id, u32 reason)
+{
+	struct asmc_llc_msg m = {};
+
+	if (READ_ONCE(lnk->state) != ASMC_LNK_ACTIVE)
+		return;
+	m.type = ASMC_LLC_DELETE_LINK;
+	m.flags = ASMC_LLC_FLAG_DEL_LINK_ORDERLY;
+	m.delete_link.link_id = link_id;
+	m.delete_link.reason = reason;
+	asmc_llc_send(lnk, &m, true);
 }
 
 /* Orderly end of the whole group (idle expiry). No answer is awaited. */
@@ -344,29 +482,64 @@ static void asmc_llc_echo(struct asmc_link *lnk, u8 *msg, u8 add_flags)
 	asmc_llc_send_raw(lnk, msg, true);
 }
 
-/* The answer to a CONFIRM_RKEY or DELETE_RKEY request @req, into @out.
- * Rkeys arrive with each connection's CLC messages: nothing to keep.
+/* The peer's new RMB: its rkey on @lnk and on the other links it names
+ * go into the group's table (for a connection that moves to another
+ * link). False when the table is full.
  */
-static int asmc_llc_rkey_reply(const u8 *req, u8 *out)
+static bool asmc_llc_rkey_learn(struct asmc_link *lnk,
+				const struct asmc_llc_confirm_rkey *c)
+{
+	struct asmc_lgr *lgr = lnk->lgr;
+	int idx, i, slot;
+
+	idx = asmc_rtok_add(lgr, lnk->slot, c->rkey, c->addr);
+	if (idx < 0)
+		return false;
+	for (i = 0; i < c->n_other; i++) {
+		slot = asmc_lgr_slot_of(lgr, c->other[i].link_id);
+		if (slot >= 0)
+			asmc_rtok_set(lgr, idx, slot, c->other[i].rkey,
+				      c->other[i].addr);
+	}
+	return true;
+}
+
+/* The answer to a CONFIRM_RKEY or DELETE_RKEY request @req on @lnk, into
+ * @out; the group's table of the peer's RMBs follows the request.
+ */
+static int asmc_llc_rkey_reply(struct asmc_link *lnk, const u8 *req, u8 *out)
 {
 	struct asmc_llc_msg m;
+	u8 unknown = 0;
+	int i;
 
 	if (asmc_llc_parse(req, ASMC_WR_MSG_LEN, &m))
 		return -EPROTO;
 	memcpy(out, req, ASMC_WR_MSG_LEN);
 	switch (m.type) {
 	case ASMC_LLC_CONFIRM_RKEY:
-		if (m.confirm_rkey.n_other > ASMC_LLC_CONF_RKEY_MAX_OTHER)
+		if (m.confirm_rkey.n_other > ASMC_LLC_CONF_RKEY_MAX_OTHER ||
+		    !asmc_llc_rkey_learn(lnk, &m.confirm_rkey))
 			out[3] |= ASMC_LLC_FLAG_RKEY_NEG |
 				  ASMC_LLC_FLAG_RKEY_RETRY;
 		break;
 	case ASMC_LLC_DELETE_RKEY:
+		for (i = 0; i < m.delete_rkey.n_rkeys; i++) {
+			if (asmc_rtok_del(lnk->lgr, lnk->slot,
+					  m.delete_rkey.rkeys[i]))
+				continue;
+			/* v1: mask of the unknown ones; v2: their number */
+			unknown |= 0x80 >> i;
+		}
 		if (m.version == ASMC_LLC_V2) {
 			memset(out + 4, 0, ASMC_WR_MSG_LEN - 4);
 			out[4] = m.delete_rkey.n_rkeys;
+			out[5] = hweight8(unknown);
 		} else {
-			out[5] = 0;	/* every rkey known */
+			out[5] = unknown;
 		}
+		if (unknown)
+			out[3] |= ASMC_LLC_FLAG_RKEY_NEG;
 		break;
 	default:
 		return -EINVAL;
@@ -389,7 +562,7 @@ static bool asmc_llc_rkey_answer_now(struct asmc_link *lnk, const u8 *buf)
 		return false;
 	if (asmc_wr_tx_get(lnk, &tx, &out, false))
 		return false;
-	if (asmc_llc_rkey_reply(buf, out)) {
+	if (asmc_llc_rkey_reply(lnk, buf, out)) {
 		asmc_wr_tx_put(tx);
 		return false;
 	}
@@ -397,10 +570,55 @@ static bool asmc_llc_rkey_answer_now(struct asmc_link *lnk, const u8 *buf)
 	return true;
 }
 
-static void asmc_llc_handle(struct asmc_link *lnk, u8 *raw)
+/* The peer takes a link down (or all of them: the group ends). */
+static void asmc_llc_delete_link_rx(struct asmc_link *lnk,
+				    struct asmc_llc_msg *m, u8 *raw)
 {
-	u8 reply[ASMC_WR_MSG_LEN];
+	struct asmc_lgr *lgr = lnk->lgr;
+	struct asmc_link *gone;
+
+	pr_debug("link %p: peer deletes link %u%s, reason 0x%08x\n", lnk,
+		 m->delete_link.link_id,
+		 m->flags & ASMC_LLC_FLAG_DEL_LINK_ALL ? " (all)" : "",
+		 m->delete_link.reason);
+	if (m->flags & ASMC_LLC_FLAG_DEL_LINK_ALL) {
+		asmc_lgr_links_down(lgr);
+		return;
+	}
+	gone = asmc_lgr_link_by_id(lgr, m->delete_link.link_id);
+	if (!gone)
+		put_unaligned_be32(ASMC_LLC_DEL_NOLNK, raw + 5);
+	asmc_llc_echo(lnk, raw, 0);
+	if (gone) {
+		gone->peer_deleted = true;
+		asmc_link_error(gone);
+	}
+}
+
+/* The peer's ADD_LINK request (whole, @big when it came with rkeys): a
+ * client takes the link when it has a port that reaches the offered one,
+ * else (and a server always) it rejects, no alternate path.
+ */
+static void asmc_llc_add_link_rx(struct asmc_link *lnk, u8 *raw,
+				 const u8 *big, u32 big_len)
+{
 	struct asmc_llc_msg m;
+
+	if (lnk->lgr->role == ASMC_ROLE_CLIENT && big &&
+	    !asmc_llc_parse(big, big_len, &m) &&
+	    !asmc_link_client_add(lnk, &m))
+		return;
+	if ((raw[0] >> 4) == ASMC_LLC_V1)
+		raw[2] = (raw[2] & 0xf0) | ASMC_LLC_REJ_NO_ALT_PATH;
+	asmc_llc_echo(lnk, raw, ASMC_LLC_FLAG_ADD_LNK_REJ);
+	asmc_stats_wire(lnk->lgr->net, ASMC_STAT_LLC_ADD_LINK_REJ, 1);
+}
+
+static void asmc_llc_handle(struct asmc_link *lnk, struct asmc_llc_rxq *q)
+{
+	u8 reply[ASMC_WR_MSG_LEN], *raw = q->msg;
+	struct asmc_llc_msg m;
+	bool want;
 
 	if (asmc_llc_parse(raw, ASMC_WR_MSG_LEN, &m)) {
 		pr_debug("link %p: malformed LLC 0x%02x dropped\n", lnk, raw[0]);
@@ -409,26 +627,27 @@ static void asmc_llc_handle(struct asmc_link *lnk, u8 *raw)
 	switch (m.type) {
 	case ASMC_LLC_CONFIRM_RKEY:
 	case ASMC_LLC_DELETE_RKEY:
-		if (!asmc_llc_rkey_reply(raw, reply))
+		if (!asmc_llc_rkey_reply(lnk, raw, reply))
 			asmc_llc_send_raw(lnk, reply, true);
 		break;
 	case ASMC_LLC_ADD_LINK:
-		/* one link per group for now: reject, no alternate path */
-		if (m.version == ASMC_LLC_V1)
-			raw[2] = (raw[2] & 0xf0) | ASMC_LLC_REJ_NO_ALT_PATH;
-		asmc_llc_echo(lnk, raw, ASMC_LLC_FLAG_ADD_LNK_REJ);
-		asmc_stats_wire(lnk->lgr->net, ASMC_STAT_LLC_ADD_LINK_REJ, 1);
+		asmc_llc_add_link_rx(lnk, raw, q->big, q->big_len);
 		break;
 	case ASMC_LLC_REQ_ADD_LINK:
+		/* a client with another port asks: offer a link if we may */
+		mutex_lock(&lnk->lgr->mutex);
+		want = lnk->lgr->role == ASMC_ROLE_SERVER &&
+		       asmc_lgr_link_wanted(lnk->lgr);
+		mutex_unlock(&lnk->lgr->mutex);
+		if (want) {
+			asmc_lgr_want_link(lnk->lgr, 0);
+			break;
+		}
 		memset(raw + 4, 0, ASMC_WR_MSG_LEN - 4);
 		asmc_llc_echo(lnk, raw, 0);
 		break;
 	case ASMC_LLC_DELETE_LINK:
-		if (!(m.flags & ASMC_LLC_FLAG_DEL_LINK_ALL))
-			asmc_llc_echo(lnk, raw, 0);
-		pr_debug("link %p: peer deletes link(s), reason 0x%08x\n", lnk,
-			 m.delete_link.reason);
-		asmc_link_error(lnk);
+		asmc_llc_delete_link_rx(lnk, &m, raw);
 		break;
 	default:
 		/* CONFIRM_LINK outside setup, ADD_LINK_CONT, ...: ignored */
@@ -455,9 +674,10 @@ static void asmc_llc_rx_work(struct work_struct *work)
 		if (!q)
 			break;
 		if (READ_ONCE(lnk->state) != ASMC_LNK_DOWN)
-			asmc_llc_handle(lnk, q->msg);
+			asmc_llc_handle(lnk, q);
 		pr_debug("link %p: LLC request %#x answered after %u ms\n", lnk,
 			 q->msg[0], jiffies_to_msecs(jiffies - q->queued));
+		kfree(q->big);
 		kfree(q);
 	}
 }
@@ -495,9 +715,30 @@ static bool asmc_llc_rkey_answer(struct asmc_link *lnk, const u8 *buf)
 	return false;
 }
 
+/* A v2 ADD_LINK of @len bytes, whole: its first 44 bytes from the
+ * receive slot @first, the rest from the link's spill buffer (softirq).
+ * NULL for any other message, or without memory.
+ */
+static u8 *asmc_llc_whole(struct asmc_link *lnk, const u8 *first, u32 len)
+{
+	u8 *big;
+
+	if ((first[0] & 0x0f) != ASMC_LLC_ADD_LINK ||
+	    (first[0] >> 4) != ASMC_LLC_V2 || len <= ASMC_WR_MSG_LEN ||
+	    len > ASMC_LLC_MAX_LEN || !lnk->rx_spill)
+		return NULL;
+	big = kmalloc(len, GFP_ATOMIC);
+	if (!big)
+		return NULL;
+	memcpy(big, first, ASMC_WR_MSG_LEN);
+	memcpy(big + ASMC_WR_MSG_LEN, lnk->rx_spill, len - ASMC_WR_MSG_LEN);
+	return big;
+}
+
 /* Completion handler (softirq): the first 44 bytes of an LLC message. */
 void asmc_llc_rx(struct asmc_link *lnk, const u8 *buf, u32 len)
 {
+	const u8 *first = buf;
 	u8 msg[ASMC_WR_MSG_LEN];
 	struct asmc_llc_wait *w;
 	struct asmc_llc_rxq *q;
@@ -522,6 +763,10 @@ void asmc_llc_rx(struct asmc_link *lnk, const u8 *buf, u32 len)
 	w = lnk->llc_waiter;
 	if (w && !w->done && w->type == (buf[0] & 0x0f) && w->resp == resp) {
 		memcpy(w->msg, buf, ASMC_WR_MSG_LEN);
+		if (w->want_big) {
+			w->big = asmc_llc_whole(lnk, first, len);
+			w->big_len = len;
+		}
 		WRITE_ONCE(w->done, true);
 		spin_unlock(&lnk->llc_lock);
 		wake_up(&lnk->llc_wq);
@@ -558,6 +803,8 @@ void asmc_llc_rx(struct asmc_link *lnk, const u8 *buf, u32 len)
 	q = kmalloc(sizeof(*q), GFP_ATOMIC);
 	if (q) {
 		memcpy(q->msg, buf, ASMC_WR_MSG_LEN);
+		q->big = asmc_llc_whole(lnk, first, len);
+		q->big_len = len;
 		q->queued = jiffies;
 		list_add_tail(&q->node, &lnk->llc_rx_q);
 		lnk->llc_rx_qlen++;
@@ -676,6 +923,7 @@ void asmc_llc_link_active(struct asmc_link *lnk)
 	lnk->testlink_time = READ_ONCE(sn->sysctl.smcr_testlink_time) * HZ;
 	WRITE_ONCE(lnk->last_rx, jiffies);
 	WRITE_ONCE(lnk->await_since, 0);
+	lnk->activated = true;
 	WRITE_ONCE(lnk->state, ASMC_LNK_ACTIVE);
 	if (lnk->testlink_time)
 		queue_delayed_work(asmc_wq, &lnk->testlink_work,
@@ -697,6 +945,7 @@ void asmc_llc_link_stop(struct asmc_link *lnk)
 	cancel_work_sync(&lnk->llc_rx_work);
 	list_for_each_entry_safe(q, tmp, &lnk->llc_rx_q, node) {
 		list_del(&q->node);
+		kfree(q->big);
 		kfree(q);
 	}
 	lnk->llc_rx_qlen = 0;

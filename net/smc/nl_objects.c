@@ -14,6 +14,7 @@
 /* The link group type user space decodes (uapi-visible numbers). */
 #define ASMC_NL_LGR_NONE	0
 #define ASMC_NL_LGR_SINGLE	1
+#define ASMC_NL_LGR_SYM		2	/* links on different ports */
 
 /* Link states as user space decodes them (uapi-visible numbers). */
 static u32 asmc_nl_link_state(enum asmc_link_state st)
@@ -54,9 +55,9 @@ static int asmc_nl_put_field(struct sk_buff *skb, int type, const u8 *f,
 	return nla_put_string(skb, type, s);
 }
 
-static int asmc_nl_put_lgr_v2(struct sk_buff *skb, const struct asmc_lgr *lgr)
+static int asmc_nl_put_lgr_v2(struct sk_buff *skb, struct asmc_lgr *lgr)
 {
-	const struct asmc_link *lnk = lgr->links[0];
+	const struct asmc_link *lnk = asmc_lgr_pick_link(lgr);
 	struct nlattr *nest;
 
 	nest = nla_nest_start(skb, SMC_NLA_LGR_R_V2_COMMON);
@@ -83,12 +84,17 @@ static int asmc_nl_put_lgr_v2(struct sk_buff *skb, const struct asmc_lgr *lgr)
 static int asmc_nl_fill_lgr(struct sk_buff *skb, struct netlink_callback *cb,
 			    struct asmc_lgr *lgr)
 {
-	const struct asmc_link *lnk = lgr->links[0];
+	const struct asmc_link *lnk = asmc_lgr_pick_link(lgr);
 	char pnetid[ASMC_PNETID_LEN + 1] = "";
 	struct nlattr *nest;
+	int i, active = 0;
 	void *hdr;
 
 	lockdep_assert_held(&lgr->mutex);
+	for (i = 0; i < ASMC_LINKS_MAX; i++)
+		if (lgr->links[i] &&
+		    READ_ONCE(lgr->links[i]->state) == ASMC_LNK_ACTIVE)
+			active++;
 	if (lnk)
 		asmc_pnet_get_ib_pnetid(lgr->net,
 					dev_name(&lnk->sel.dev->ibdev->dev),
@@ -101,8 +107,8 @@ static int asmc_nl_fill_lgr(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u32(skb, SMC_NLA_LGR_R_ID, lgr->id) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_R_ROLE, lgr->role) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_R_TYPE,
-		       lnk && READ_ONCE(lnk->state) == ASMC_LNK_ACTIVE ?
-		       ASMC_NL_LGR_SINGLE : ASMC_NL_LGR_NONE) ||
+		       active > 1 ? ASMC_NL_LGR_SYM :
+		       active ? ASMC_NL_LGR_SINGLE : ASMC_NL_LGR_NONE) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_R_BUF_TYPE, 0) ||
 	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, pnetid) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_R_VLAN_ID, lgr->vlan) ||
@@ -138,8 +144,7 @@ static int asmc_nl_fill_link(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u8(skb, SMC_NLA_LINK_ID, lnk->link_id) ||
 	    nla_put_u32(skb, SMC_NLA_LINK_STATE,
 			asmc_nl_link_state(READ_ONCE(lnk->state))) ||
-	    nla_put_u32(skb, SMC_NLA_LINK_CONN_CNT,
-			READ_ONCE(lgr->conns_num)) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_CONN_CNT, lnk->conns) ||
 	    nla_put_u8(skb, SMC_NLA_LINK_IB_PORT, lnk->sel.port) ||
 	    nla_put_u32(skb, SMC_NLA_LINK_NET_DEV,
 			asmc_ib_port_ifindex(lnk->sel.dev, lnk->sel.port)) ||
@@ -176,16 +181,19 @@ static int asmc_nl_dump_lgrs(struct sk_buff *skb, struct netlink_callback *cb,
 		if (!lgr)
 			break;
 		mutex_lock(&lgr->mutex);
-		lnk = lgr->links[0];
 		if (cb->args[1] == 0) {
 			rc = asmc_nl_fill_lgr(skb, cb, lgr);
 			if (!rc)
 				cb->args[1] = 1;
 		}
-		if (!rc && links && lnk && cb->args[1] == 1) {
-			rc = asmc_nl_fill_link(skb, cb, lgr, lnk);
+		/* args[1] - 1: the link slot to send next */
+		while (!rc && links && cb->args[1] >= 1 &&
+		       cb->args[1] <= ASMC_LINKS_MAX) {
+			lnk = lgr->links[cb->args[1] - 1];
+			if (lnk)
+				rc = asmc_nl_fill_link(skb, cb, lgr, lnk);
 			if (!rc)
-				cb->args[1] = 2;
+				cb->args[1]++;
 		}
 		mutex_unlock(&lgr->mutex);
 		asmc_lgr_put(lgr);

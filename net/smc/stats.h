@@ -108,6 +108,10 @@ enum asmc_stat_wire {
 	ASMC_STAT_CLOSE_FIN_LATE,
 	ASMC_STAT_CLOSE_TCP_GONE,
 	ASMC_STAT_RMB_QUARANTINE,
+	ASMC_STAT_LINK_ADDED,		/* a second link came up */
+	ASMC_STAT_LINK_LOST,		/* a link of a group with another */
+	ASMC_STAT_LINK_FAILOVER,	/* connections moved to another link */
+	ASMC_STAT_LINK_FAILOVER_LOST,	/* ... that could not move */
 	ASMC_STAT_WIRE_MAX
 };
 

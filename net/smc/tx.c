@@ -128,13 +128,15 @@ static bool asmc_tx_has_work(struct asmc_conn *conn)
 	       asmc_conn_flags_sendable(conn) != conn->sent_conn_flags;
 }
 
-/* Local SGEs for @len bytes of the send buffer from byte total @pos. */
-static int asmc_tx_sges(struct asmc_conn *conn, struct ib_sge *sge, u64 pos,
-			u32 len, u32 lkey)
+/* Local SGEs for @len bytes of the send buffer from byte total @pos, as
+ * @lnk's device sees it.
+ */
+static int asmc_tx_sges(struct asmc_conn *conn, struct asmc_link *lnk,
+			struct ib_sge *sge, u64 pos, u32 len, u32 lkey)
 {
 	u32 off = pos % conn->sndbuf_size;
 	u32 first = min_t(u32, len, conn->sndbuf_size - off);
-	u64 base = conn->sndbuf->dma_addr;
+	u64 base = conn->sndbuf->map[lnk->slot].dma_addr;
 
 	sge[0].addr = base + off;
 	sge[0].length = first;
@@ -241,7 +243,7 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 	struct asmc_conn *conn = &smc->conn;
 	struct ib_rdma_wr wr[ASMC_WR_WRITES_PER_TX];
 	struct ib_sge sge[ASMC_WR_WRITES_PER_TX][2];
-	struct asmc_link *lnk = conn->link;
+	struct asmc_link *lnk = READ_ONCE(conn->link);
 	u32 lkey, len, part, toff, done;
 	bool waiting = false;
 	struct asmc_wr_tx *tx;
@@ -265,7 +267,9 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 
 		rc = asmc_wr_tx_get(lnk, &tx, &buf, can_sleep && !waiting);
 		if (rc == -ENOLINK) {
-			/* link down: the group aborts us */
+			/* link down: the group moves us to another link (and
+			 * pushes there) or aborts us
+			 */
 			asmc_tx_unwant_slot(conn, lnk);
 			return;
 		}
@@ -286,6 +290,19 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 
 		spin_lock_bh(&conn->tx_lock);
 		spin_lock_bh(&conn->lock);
+		if (conn->link != lnk) {
+			/* moved to another link meanwhile: start over there */
+			spin_unlock_bh(&conn->lock);
+			spin_unlock_bh(&conn->tx_lock);
+			asmc_wr_tx_put(tx);
+			asmc_tx_unwant_slot(conn, lnk);
+			lnk = READ_ONCE(conn->link);
+			if (!lnk)
+				return;
+			lkey = lnk->pd->local_dma_lkey;
+			waiting = false;
+			continue;
+		}
 		if (conn->tx_stopped || !asmc_tx_has_work(conn)) {
 			spin_unlock_bh(&conn->lock);
 			spin_unlock_bh(&conn->tx_lock);
@@ -307,7 +324,7 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 				     conn->peer_rmbe_size - toff);
 			memset(&wr[nw], 0, sizeof(wr[nw]));
 			wr[nw].wr.sg_list = sge[nw];
-			wr[nw].wr.num_sge = asmc_tx_sges(conn, sge[nw],
+			wr[nw].wr.num_sge = asmc_tx_sges(conn, lnk, sge[nw],
 							 conn->sb_posted + done,
 							 part, lkey);
 			wr[nw].remote_addr = conn->peer_rmb_addr + toff;
@@ -317,6 +334,8 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 		}
 		conn->sb_posted += len;
 		conn->tx_prod += len;
+		if (conn->tx_prod > conn->tx_prod_max)
+			conn->tx_prod_max = conn->tx_prod;
 		/* more waiting than the peer has room for: ask for an update */
 		asmc_tx_note_blocked(smc, lnk);
 		asmc_cdc_prepare(smc, tx, buf);
@@ -326,6 +345,72 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep)
 		if (rc)
 			return;
 	}
+}
+
+/* Move the connection to @lnk, whose peer RMB is @rkey at @addr, after its
+ * link went down (the group's mutex held; no sleep). What the old link
+ * may have lost goes again: posting restarts where the peer surely has
+ * every byte (a completed CDC, or what it consumed); those bytes land at
+ * the same place of its RMBE, unchanged. asmc_tx_failover_resume() sends.
+ */
+void asmc_tx_switch_link(struct asmc_sock *smc, struct asmc_link *lnk,
+			 u32 rkey, u64 addr)
+{
+	struct asmc_conn *conn = &smc->conn;
+	struct asmc_link *old = conn->link;
+	u64 from;
+
+	lockdep_assert_held(&conn->lgr->mutex);
+	spin_lock_bh(&conn->tx_lock);
+	spin_lock_bh(&conn->lock);
+	conn->link = lnk;
+	conn->peer_rkey = rkey;
+	conn->peer_rmb_addr = addr;
+	if (conn->tx_blocked) {
+		atomic_dec(&old->tx_blocked_conns);
+		atomic_inc(&lnk->tx_blocked_conns);
+	}
+	from = asmc_failover_resend_from(conn->sb_done, conn->peer_cons,
+					 conn->sb_posted);
+	conn->sb_posted = from;
+	conn->tx_prod = from;
+	/* the cursors and flags go again, whatever the old link lost */
+	conn->tx_need_update = true;
+	spin_unlock_bh(&conn->lock);
+	spin_unlock_bh(&conn->tx_lock);
+	/* a slot freed on the old link no longer helps */
+	asmc_tx_unwant_slot(conn, old);
+}
+
+/* After asmc_tx_switch_link() (process context): the peer learns our
+ * last completed CDC (a failover CDC), then the data follows on the new
+ * link.
+ */
+void asmc_tx_failover_resume(struct asmc_sock *smc)
+{
+	struct asmc_conn *conn = &smc->conn;
+	struct asmc_link *lnk = READ_ONCE(conn->link);
+	struct asmc_wr_tx *tx;
+	u8 *buf;
+
+	if (!lnk || READ_ONCE(conn->tx_stopped) ||
+	    !READ_ONCE(conn->peer_rmbe_size))
+		return;
+	if (!asmc_wr_tx_get(lnk, &tx, &buf, true)) {
+		spin_lock_bh(&conn->tx_lock);
+		spin_lock_bh(&conn->lock);
+		if (conn->link != lnk || conn->tx_stopped) {
+			spin_unlock_bh(&conn->lock);
+			spin_unlock_bh(&conn->tx_lock);
+			asmc_wr_tx_put(tx);
+			return;
+		}
+		asmc_cdc_prepare_failover(smc, tx, buf);
+		spin_unlock_bh(&conn->lock);
+		asmc_cdc_post(smc, tx, NULL, 0);
+		spin_unlock_bh(&conn->tx_lock);
+	}
+	asmc_tx_push(smc, true);
 }
 
 /* Runs only when a send slot freed: it never sleeps, so it cannot hold

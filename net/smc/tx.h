@@ -8,6 +8,7 @@
 #include <linux/types.h>
 
 struct asmc_conn;
+struct asmc_link;
 struct asmc_sock;
 struct msghdr;
 struct page;
@@ -20,6 +21,9 @@ void asmc_tx_push(struct asmc_sock *smc, bool can_sleep);
 void asmc_tx_init(struct asmc_conn *conn);
 void asmc_tx_work(struct work_struct *work);
 void asmc_tx_stop(struct asmc_sock *smc);
+void asmc_tx_switch_link(struct asmc_sock *smc, struct asmc_link *lnk,
+			 u32 rkey, u64 addr);
+void asmc_tx_failover_resume(struct asmc_sock *smc);
 u64 asmc_tx_space(struct asmc_sock *smc);
 bool asmc_tx_writable(struct asmc_sock *smc);
 bool asmc_tx_idle(struct asmc_conn *conn);

@@ -275,6 +275,102 @@ int asmc_wr_tx_send(struct asmc_wr_tx *tx, size_t len)
 	return asmc_wr_tx_send_after(tx, len, NULL, 0);
 }
 
+/* A v2 large LLC message in flight: bytes 44.. in a buffer of their own. */
+struct asmc_wr_big {
+	struct ib_device	*ibdev;
+	u64			dma;
+	u32			len;
+	u8			data[];
+};
+
+static void asmc_wr_big_free(struct asmc_wr_big *big)
+{
+	ib_dma_unmap_single(big->ibdev, big->dma, big->len, DMA_TO_DEVICE);
+	kfree(big);
+}
+
+static void asmc_wr_big_done(struct asmc_wr_tx *tx, int status)
+{
+	asmc_wr_big_free(tx->ctx);
+}
+
+/* Send @len (> ASMC_WR_MSG_LEN) bytes of @msg as one SEND: the first
+ * ASMC_WR_MSG_LEN from the slot @tx (whose buffer the caller got), the
+ * rest from a buffer freed when the send completes. Only for v2 groups,
+ * whose receives take up to ASMC_LLC_MAX_LEN bytes.
+ */
+int asmc_wr_tx_send_big(struct asmc_wr_tx *tx, u8 *slot, const u8 *msg,
+			size_t len)
+{
+	struct asmc_link *lnk = tx->link;
+	struct ib_device *ibdev = lnk_ibdev(lnk);
+	struct ib_send_wr wr = {};
+	struct asmc_wr_big *big;
+	struct ib_sge sge[2];
+	int rc;
+
+	if (len <= ASMC_WR_MSG_LEN || len > ASMC_WR_MSG_LEN + ASMC_WR_SPILL_LEN) {
+		asmc_wr_tx_put(tx);
+		return -EINVAL;
+	}
+	big = kmalloc(struct_size(big, data, len - ASMC_WR_MSG_LEN),
+		      GFP_KERNEL);
+	if (!big) {
+		asmc_wr_tx_put(tx);
+		return -ENOMEM;
+	}
+	big->ibdev = ibdev;
+	big->len = len - ASMC_WR_MSG_LEN;
+	memcpy(big->data, msg + ASMC_WR_MSG_LEN, big->len);
+	big->dma = ib_dma_map_single(ibdev, big->data, big->len,
+				     DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(ibdev, big->dma)) {
+		kfree(big);
+		asmc_wr_tx_put(tx);
+		return -EIO;
+	}
+	memcpy(slot, msg, ASMC_WR_MSG_LEN);
+	sge[0].addr = lnk->tx_dma + (u64)tx->idx * ASMC_WR_SLOT_SIZE;
+	sge[0].length = ASMC_WR_MSG_LEN;
+	sge[0].lkey = lnk->pd->local_dma_lkey;
+	sge[1].addr = big->dma;
+	sge[1].length = big->len;
+	sge[1].lkey = lnk->pd->local_dma_lkey;
+	ib_dma_sync_single_for_device(ibdev, sge[0].addr, ASMC_WR_MSG_LEN,
+				      DMA_TO_DEVICE);
+	wr.wr_cqe = &tx->cqe;
+	wr.opcode = IB_WR_SEND;
+	wr.send_flags = IB_SEND_SIGNALED | IB_SEND_SOLICITED;
+	wr.sg_list = sge;
+	wr.num_sge = 2;
+	tx->done = asmc_wr_big_done;
+	tx->ctx = big;
+	rcu_read_lock();
+	if (READ_ONCE(lnk->state) == ASMC_LNK_DOWN) {
+		rcu_read_unlock();
+		asmc_wr_tx_release(tx);
+		asmc_wr_tx_prepared(lnk);
+		asmc_wr_big_free(big);
+		return -ENOLINK;
+	}
+	if (atomic_inc_return(&lnk->tx_inflight) == 1)
+		WRITE_ONCE(lnk->tx_start, jiffies);
+	if (tx->await)
+		asmc_link_await(lnk);
+	rc = ASMC_FAULTY(ASMC_FAULT_POST, -ENOMEM,
+			 ib_post_send(lnk->qp, &wr, NULL));
+	rcu_read_unlock();
+	if (rc) {
+		asmc_wr_tx_release(tx);
+		if (atomic_dec_and_test(&lnk->tx_inflight))
+			asmc_wr_check_drained(lnk);
+		asmc_wr_big_free(big);
+		asmc_link_error(lnk);
+	}
+	asmc_wr_tx_prepared(lnk);
+	return rc;
+}
+
 static void asmc_wr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct asmc_link *lnk = container_of(wc->wr_cqe, struct asmc_link,

@@ -40,6 +40,7 @@ struct asmc_wr_tx {
 	void			(*done)(struct asmc_wr_tx *tx, int status);
 	void			*ctx;
 	u64			data;		/* for the done handler */
+	u16			seq;		/* for the done handler */
 	bool			await;		/* the peer owes an answer */
 };
 
@@ -59,6 +60,8 @@ int asmc_wr_tx_get(struct asmc_link *lnk, struct asmc_wr_tx **tx, u8 **buf,
 		   bool wait);
 void asmc_wr_tx_put(struct asmc_wr_tx *tx);
 int asmc_wr_tx_send(struct asmc_wr_tx *tx, size_t len);
+int asmc_wr_tx_send_big(struct asmc_wr_tx *tx, u8 *slot, const u8 *msg,
+			size_t len);
 int asmc_wr_tx_send_after(struct asmc_wr_tx *tx, size_t len,
 			  struct ib_rdma_wr *writes, int nwrites);
 int asmc_wr_reg_mr(struct asmc_link *lnk, struct ib_mr *mr);

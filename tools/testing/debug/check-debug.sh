@@ -160,7 +160,7 @@ export SMC_KILLPEER_DEADLINE=${SMC_KILLPEER_DEADLINE:-30}
 # Left out: the 640 fallback socket-API cases, 100 module load cycles, the
 # capture-based fallback checks and the netlink/sysctl input checks, which
 # run no SMC-R code and take most of the time.
-export SMC_TESTS=${SMC_TESTS-smc_sockapi_smcr smc_hostile smc_nl_objects smc_diag smc_faults smc_churn smc_devremove smc_pair smc_smcr smc_interop smc_linkflap smc_killpeer}
+export SMC_TESTS=${SMC_TESTS-smc_sockapi_smcr smc_hostile smc_nl_objects smc_diag smc_faults smc_churn smc_devremove smc_pair smc_smcr smc_interop smc_linkflap smc_redundancy smc_killpeer}
 export SMC_VM_GUEST_ENV="SMC_KO SMC_HOLDER_KO SMC_KUNIT_KO SMC_STEP_TIMEOUT SMC_CHURN_LIMIT SMC_SMCR_TIMEOUT SMC_SMCR_SKIP SMC_INTEROP_PAR SMC_INTEROP_BIG SMC_INTEROP_TIMEOUT SMC_INTEROP_FIRST_MAX SMC_KILLPEER_DEADLINE SMC_TESTS SMC_DEBUG_RUNNER ${SMC_VM_GUEST_ENV:-}"
 
 say "kernel $DEBUG_KREL ($SMC_VM_KERNEL), modules $SMC_VM_MODDIR"

@@ -320,6 +320,26 @@ static void test_update_due(struct kunit *test)
 	      "other producer flags do not make it owed");
 }
 
+static void test_failover_resend(struct kunit *test)
+{
+	const u64 k = 1024, base = 7ull << 32;	/* totals far past 4 GiB */
+
+	CHECK(asmc_failover_resend_from(base + 10 * k, base + 4 * k,
+					base + 64 * k) == base + 10 * k,
+	      "from the last completed CDC when the peer consumed less");
+	CHECK(asmc_failover_resend_from(base + 10 * k, base + 40 * k,
+					base + 64 * k) == base + 40 * k,
+	      "from what the peer consumed when its completion is still due");
+	CHECK(asmc_failover_resend_from(base + 64 * k, base + 64 * k,
+					base + 64 * k) == base + 64 * k,
+	      "everything completed: nothing goes again");
+	CHECK(asmc_failover_resend_from(base + 70 * k, base, base + 64 * k) ==
+	      base + 64 * k,
+	      "never ahead of what was posted");
+	CHECK(asmc_failover_resend_from(0, 0, 0) == 0,
+	      "a connection that sent nothing");
+}
+
 static struct kunit_case cdc_wire_cases[] = {
 	KUNIT_CASE(test_codec),
 	KUNIT_CASE(test_cursors),
@@ -328,6 +348,7 @@ static struct kunit_case cdc_wire_cases[] = {
 	KUNIT_CASE(test_policy),
 	KUNIT_CASE(test_sndbuf_grow),
 	KUNIT_CASE(test_update_due),
+	KUNIT_CASE(test_failover_resend),
 	{}
 };
 WIRE_TEST_SUITE(cdc_wire, cdc_wire_cases);

@@ -600,7 +600,7 @@ assert sorted(g["role"] for g in j) == ["client", "server"], j
 assert all(g["type"] == "SINGLE" and g["conns"] == 2 and g["smc"] == "smcr"
            and g["v2"]["negotiated_eid"] == eid and g["v2"]["peer_host"] == host
            and g["v2"]["version"] == 2 and g["v2"]["release"] == 1
-           and g["v2"]["max_conns"] == 255 and g["v2"]["max_links"] == 1
+           and g["v2"]["max_conns"] == 255 and g["v2"]["max_links"] == 2
            for g in j), j
 PY
 out=$(smc linkgroup show)

@@ -105,7 +105,7 @@ proposal_max_conns_15|1 104=15|fallback:0x0303000a:server
 proposal_max_links_0|1 105=0|fallback:0x0303000b:server
 accept_release_2|2 105=0x22|fallback:0x03030009|fc
 accept_max_conns_15|2 140=15|fallback:0x0303000a|fc
-accept_max_links_2|2 141=2|fallback:0x0303000b|fc
+accept_max_links_3|2 141=3|fallback:0x0303000b|fc
 confirm_release_0|3 105=0x20|fallback:0x03030009:server|fc
 confirm_max_conns_254|3 140=254|fallback:0x0303000a:server|fc"
 
@@ -232,7 +232,7 @@ got=$(xfer)
 lgrs=$(python3 "$SMC_TESTDIR/smc_nl.py" lgr-smcr)
 printf '%s\n' "$lgrs" | tap_diag
 [ "$got" = ok ] &&
-[ "$(grep -c "v2_common.rel=1 .*v2.max_conns=100 .*v2.max_links=1" <<<"$lgrs")" = 2 ]
+[ "$(grep -c "v2_common.rel=1 .*v2.max_conns=100 .*v2.max_links=2" <<<"$lgrs")" = 2 ]
 tap_check "v2.1: smcr_max_conns_per_lgr 100 agreed by both link groups" [ $? = 0 ]
 no_groups
 fb=$(smc_fallback_count 0x0303000a client)

@@ -159,7 +159,7 @@ fi
 	tap_fail "the RDMA device carried the data ($pkts packets)"
 # both ends run this module: SMC v2.1 agreed (release 1, 255 connections
 # and, as this module builds one link per group, 1 link)
-smc_lgrs_all "v2_common.rel=1 .*v2.max_conns=255 .*v2.max_links=1"
+smc_lgrs_all "v2_common.rel=1 .*v2.max_conns=255 .*v2.max_links=2"
 tap_check "v2.1 agreed by every link group" [ $? = 0 ]
 # a new group's server offers no second link at once, its client rejects
 # that offer (no client waits 2 s for an ADD_LINK)

@@ -1,0 +1,181 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Link redundancy between two hosts with two RoCE ports each. The server
+# adds a second link to the link group over the second path; connections
+# are spread over both links. Then guest 0's first path (eth0) goes down
+# under four running transfers: the connections on it move to the other
+# link and every transfer finishes with verified data. Once eth0 is back,
+# the server adds a link over it again. Last, the second RDMA device goes
+# away under an idle group: the group keeps its first link and serves a
+# new connection.
+#
+#   +---- guest 0 ----+   link A: rxe0 on eth0 (192.0.2.0/24)   +---- guest 1 ----+
+#   | smc_xfer client |=========================================| smc_xfer -s     |
+#   |   4 connections |   link B: rxe1 on eth1 (198.51.100.0/24)|   (server,      |
+#   | eth0 down       |=========================================|    adds link B) |
+#   +-----------------+                                         +-----------------+
+#
+# Usage: smc_redundancy.sh GUEST
+
+source "$(dirname "$0")/smc_lib.sh"
+guest=${1:-$GUEST}
+GUEST=$guest
+tap_prefix="smc_redundancy[$guest]"
+EID=SMC-REDUNDANCY-TEST
+PORT=29700
+PEER=192.0.2.2
+
+cleanup() {
+	ip link set eth0 up 2>/dev/null
+	jobs -p | xargs -r kill 2>/dev/null
+	wait 2>/dev/null
+	smc_rxe1_del 2>/dev/null
+	python3 "$SMC_TESTDIR/smc_nl.py" ueid-del "$EID" >/dev/null 2>&1
+}
+trap cleanup EXIT
+
+# two_links SECS: within SECS the local link group has two active links,
+# on rxe0 and rxe1 (debugfs lgrs: "links ID:DEV:STATE:CONNS ... retired N")
+two_links() {
+	local i l
+	for i in $(seq $(($1 * 10))); do
+		l=$(grep -E "links [0-9]+:rxe[01]:active:[0-9]+ [0-9]+:rxe[01]:active:[0-9]+ retired" \
+			"$SMC_DBG/lgrs")
+		grep -q rxe0 <<<"$l" && grep -q rxe1 <<<"$l" && return 0
+		sleep 0.1
+	done
+	tap_diag <"$SMC_DBG/lgrs"
+	return 1
+}
+
+# conns_on_both: both links of the group carry connections (debugfs lgrs)
+conns_on_both() {
+	grep -qE "links [0-9]+:rxe[01]:active:[1-9][0-9]* [0-9]+:rxe[01]:active:[1-9]" \
+		"$SMC_DBG/lgrs"
+}
+
+smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"
+[ -e /sys/class/net/eth1 ] || ksft_skip_all "no second path (eth1) between the guests"
+smc_rxe1_add || ksft_skip_all "no rxe1 on eth1"
+python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" || ksft_skip_all "no UEID"
+# groups of earlier tests were made with one device: gone first
+echo 1 >"$SMC_DBG/flush_idle"
+smc_wait_objs lgr 0 30
+added0=$(smc_counters smcr_links added)
+moved0=$(smc_counters smcr_links conns_moved)
+lost0=$(smc_counters smcr_links lost)
+smc_barrier red.ready 60
+
+# 1. a second link, connections on both
+if [ "$guest" = 1 ]; then
+	"$SMC_XFER" -s -q -P -f smc -p $PORT -c 4 -H 4 -t 120 &
+	spid=$!
+	smc_wait_port $PORT 10
+	smc_barrier red.listening 60
+	wait $spid
+	tap_check "server: 4 connections over the group, verified" [ $? = 0 ]
+else
+	smc_barrier red.listening 60
+	# the first connection builds the group, the others join it
+	tap_check "first connection, 1M each way, verified" \
+		"$SMC_XFER" -q -f smc -p $PORT -n 1M -t 60 $PEER
+	tap_check "the server added a link over the second path" two_links 20
+	"$SMC_XFER" -q -P -f smc -p $PORT -c 3 -n 1M -t 60 $PEER &
+	cpid=$!
+	ok=1
+	for i in $(seq 60); do
+		conns_on_both && ok=0 && break
+		sleep 0.1
+	done
+	tap_diag <"$SMC_DBG/lgrs"
+	tap_check "connections on both links" [ $ok = 0 ]
+	wait $cpid
+	tap_check "3 more connections, verified" [ $? = 0 ]
+fi
+tap_check "both ends count the added link" \
+	[ "$(smc_counters smcr_links added)" -gt "$added0" ]
+nl=$(python3 "$SMC_TESTDIR/smc_nl.py" link-smcr)
+printf '%s\n' "$nl" | tap_diag
+tap_check "netlink: the group is symmetric (type 2) with two active links" \
+	[ "$(grep -c 'lgr.*type=2' <<<"$nl")" = 1 -a \
+	  "$(grep -c 'link.*state=3' <<<"$nl")" = 2 ]
+smc_barrier red.phase2 60
+
+# 2. eth0 goes down under four transfers: failover to link B
+if [ "$guest" = 1 ]; then
+	"$SMC_XFER" -s -q -P -f smc -p $((PORT + 1)) -c 4 -t 300 2>/tmp/red.srv &
+	spid=$!
+	smc_wait_port $((PORT + 1)) 10
+	smc_barrier red.listening2 60
+	wait $spid
+	rc=$?
+	tap_diag </tmp/red.srv
+	tap_check "server: every transfer finished verified across the failover" [ $rc = 0 ]
+else
+	smc_barrier red.listening2 60
+	"$SMC_XFER" -q -P -f smc -p $((PORT + 1)) -c 4 -n 48M -t 300 $PEER 2>/tmp/red.cli &
+	cpid=$!
+	for i in $(seq 100); do
+		conns_on_both && break
+		sleep 0.1
+	done
+	tap_diag <"$SMC_DBG/lgrs"
+	sleep 2
+	echo "smc_redundancy: eth0 down" >/dev/kmsg
+	ip link set eth0 down
+	ok=1
+	for i in $(seq 300); do
+		[ "$(smc_counters smcr_links lost)" -gt "$lost0" ] && ok=0 && break
+		sleep 0.1
+	done
+	tap_check "link A lost within 30 s" [ $ok = 0 ]
+	tap_check "its connections moved to link B" \
+		[ "$(smc_counters smcr_links conns_moved)" -gt "$moved0" ]
+	tap_check "the group goes on with one link, on rxe1" \
+		grep -qE "links [0-9]+:rxe1:active:[0-9]+ retired" "$SMC_DBG/lgrs"
+	wait $cpid
+	rc=$?
+	tap_diag </tmp/red.cli
+	tap_check "client: every transfer finished verified across the failover" [ $rc = 0 ]
+	dmesg | sed -n '/smc_redundancy: eth0 down/,$p' | grep smc | tail -n 20 | tap_diag
+	ip link set eth0 up
+	for i in $(seq 300); do
+		rdma link show rxe0/1 2>/dev/null | grep -q ACTIVE &&
+			ping -c 1 -W 1 $PEER >/dev/null 2>&1 && break
+		sleep 0.1
+		[ "$i" = 20 ] && smc_eth0_recover "$PEER"
+	done
+fi
+smc_barrier red.phase3 300
+
+# 3. the path is back: the server adds a link over it again
+tap_check "a link over rxe0 again within 75 s" two_links 75
+smc_barrier red.phase4 120
+
+# 4. rxe1 goes away under the idle group: it keeps link A
+if [ "$guest" = 0 ]; then
+	smc_rxe1_del
+	tap_check "rxe1 deleted: the group keeps its link on rxe0" \
+		grep -qE "links [0-9]+:rxe0:active:[0-9]+ retired" "$SMC_DBG/lgrs"
+	tap_diag <"$SMC_DBG/lgrs"
+fi
+smc_barrier red.phase5 60
+if [ "$guest" = 1 ]; then
+	"$SMC_XFER" -s -q -f smc -p $((PORT + 2)) -c 1 -t 60 &
+	spid=$!
+	smc_wait_port $((PORT + 2)) 10
+	smc_barrier red.listening5 60
+	wait $spid
+	tap_check "server: new connection after rxe1 went, verified" [ $? = 0 ]
+else
+	smc_barrier red.listening5 60
+	c1=$(smc_obj_created conn)
+	tap_check "new connection after rxe1 went: 1M each way, SMC-R, verified" \
+		"$SMC_XFER" -q -f smc -p $((PORT + 2)) -n 1M -t 60 $PEER
+	tap_check "it used SMC-R" [ $(( $(smc_obj_created conn) - c1 )) = 1 ]
+fi
+smc_barrier red.done 120
+smc_rxe1_del
+echo 1 >"$SMC_DBG/flush_idle"
+smc_check_released "link redundancy" 60
+tap_done
