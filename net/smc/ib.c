@@ -39,8 +39,12 @@ bool asmc_ib_any_device(void)
 	return !list_empty_careful(&asmc_ibdevs);
 }
 
-static void asmc_ib_port_refresh(struct asmc_ibdev *dev)
+/* Read the ports' state; a bit in the result for each port that was
+ * active and is no longer.
+ */
+static unsigned long asmc_ib_port_refresh(struct asmc_ibdev *dev)
 {
+	unsigned long went_down = 0;
 	struct ib_port_attr attr;
 	u8 i;
 
@@ -50,19 +54,26 @@ static void asmc_ib_port_refresh(struct asmc_ibdev *dev)
 			attr.state = IB_PORT_DOWN;
 		}
 		spin_lock_bh(&dev->lock);
+		if (dev->ports[i].active && attr.state != IB_PORT_ACTIVE)
+			went_down |= BIT(i);
 		dev->ports[i].active = attr.state == IB_PORT_ACTIVE;
 		dev->ports[i].mtu = attr.active_mtu;
 		dev->ports[i].gid_tbl_len = attr.gid_tbl_len;
 		spin_unlock_bh(&dev->lock);
 	}
+	return went_down;
 }
 
 static void asmc_ib_port_work(struct work_struct *work)
 {
 	struct asmc_ibdev *dev = container_of(work, struct asmc_ibdev,
 					      port_work);
+	unsigned long down = asmc_ib_port_refresh(dev);
+	u8 i;
 
-	asmc_ib_port_refresh(dev);
+	for (i = 0; i < dev->nports; i++)
+		if (down & BIT(i))
+			asmc_lgr_port_down(dev, i + 1);
 }
 
 /* Port events come in atomic context: refresh from a work item. */

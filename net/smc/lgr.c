@@ -1131,6 +1131,41 @@ u32 asmc_lgr_links_on(const struct asmc_ibdev *dev, u8 port)
 	return n;
 }
 
+/* Port @port of @dev went down: a link on it whose group has another
+ * active link fails now, so that its connections move at once. A group's
+ * only link waits for its keepalive: the port may come back before the
+ * peer gives up, and the connections survive a short flap.
+ */
+void asmc_lgr_port_down(const struct asmc_ibdev *dev, u8 port)
+{
+	struct asmc_link *lnk, *other;
+	struct asmc_lgr *lgr;
+	int i, j;
+
+	spin_lock_bh(&asmc_lgr_all_lock);
+	list_for_each_entry(lgr, &asmc_lgr_all, all_node) {
+		for (i = 0; i < ASMC_LINKS_MAX; i++) {
+			lnk = lgr->links[i];
+			if (!lnk || lnk->sel.dev != dev || lnk->sel.port != port ||
+			    READ_ONCE(lnk->state) != ASMC_LNK_ACTIVE)
+				continue;
+			for (j = 0; j < ASMC_LINKS_MAX; j++) {
+				other = lgr->links[j];
+				if (other && other != lnk &&
+				    READ_ONCE(other->state) == ASMC_LNK_ACTIVE)
+					break;
+			}
+			if (j < ASMC_LINKS_MAX) {
+				pr_debug("lgr %u: port %u of %s down: link %u fails over\n",
+					 lgr->id, port,
+					 dev_name(&dev->ibdev->dev), lnk->link_id);
+				asmc_link_error(lnk);
+			}
+		}
+	}
+	spin_unlock_bh(&asmc_lgr_all_lock);
+}
+
 /* Free idle groups now (debugfs "flush_idle"), for tests. */
 void asmc_lgr_flush_idle(void)
 {

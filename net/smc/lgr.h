@@ -348,6 +348,7 @@ void asmc_lgr_flush_idle(void);
 void asmc_lgr_show(struct seq_file *m);
 struct asmc_lgr *asmc_lgr_get_nth(struct net *net, unsigned long n);
 u32 asmc_lgr_links_on(const struct asmc_ibdev *dev, u8 port);
+void asmc_lgr_port_down(const struct asmc_ibdev *dev, u8 port);
 void asmc_lgr_link_down(struct asmc_link *lnk);
 /* group internals for link.c (redundancy, failover) */
 void asmc_lgr_terminate(struct asmc_lgr *lgr, int err);
