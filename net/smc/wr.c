@@ -209,6 +209,43 @@ void asmc_wr_tx_put(struct asmc_wr_tx *tx)
 	asmc_wr_tx_prepared(lnk);
 }
 
+/* Post the chain @first (ending in @tx's send) while the link is up. On
+ * failure the slot is given back (and the link fails on a post error).
+ */
+static int asmc_wr_post(struct asmc_wr_tx *tx, struct ib_send_wr *first)
+{
+	struct asmc_link *lnk = tx->link;
+	int rc;
+
+	/* posts happen inside RCU while the link is up; teardown marks it
+	 * down and waits a grace period before the QP goes away
+	 */
+	rcu_read_lock();
+	if (READ_ONCE(lnk->state) == ASMC_LNK_DOWN) {
+		rcu_read_unlock();
+		asmc_wr_tx_release(tx);
+		asmc_wr_tx_prepared(lnk);
+		return -ENOLINK;
+	}
+	if (atomic_inc_return(&lnk->tx_inflight) == 1)
+		WRITE_ONCE(lnk->tx_start, jiffies);
+	/* stamped before the post: the answer cannot come before it */
+	if (tx->await)
+		asmc_link_await(lnk);
+	rc = ASMC_FAULTY(ASMC_FAULT_POST, -ENOMEM,
+			 ib_post_send(lnk->qp, first, NULL));
+	rcu_read_unlock();
+	if (rc) {
+		pr_debug("link %p post send failed: %d\n", lnk, rc);
+		asmc_wr_tx_release(tx);
+		if (atomic_dec_and_test(&lnk->tx_inflight))
+			asmc_wr_check_drained(lnk);
+		asmc_link_error(lnk);
+	}
+	asmc_wr_tx_prepared(lnk);
+	return rc;
+}
+
 /* Post the slot's message, after @nwrites RDMA WRITEs that must reach the
  * peer first (RC order). Every send is signaled and solicited: a Linux
  * peer may arm its receive CQ for solicited events only. A slot marked
@@ -220,7 +257,7 @@ int asmc_wr_tx_send_after(struct asmc_wr_tx *tx, size_t len,
 	struct asmc_link *lnk = tx->link;
 	struct ib_send_wr wr = {};
 	struct ib_sge sge;
-	int i, rc;
+	int i;
 
 	sge.addr = lnk->tx_dma + (u64)tx->idx * ASMC_WR_SLOT_SIZE;
 	sge.length = len;
@@ -240,34 +277,7 @@ int asmc_wr_tx_send_after(struct asmc_wr_tx *tx, size_t len,
 		writes[i].wr.send_flags = 0;
 		writes[i].wr.next = i + 1 < nwrites ? &writes[i + 1].wr : &wr;
 	}
-	/* posts happen inside RCU while the link is up; teardown marks it
-	 * down and waits a grace period before the QP goes away
-	 */
-	rcu_read_lock();
-	if (READ_ONCE(lnk->state) == ASMC_LNK_DOWN) {
-		rcu_read_unlock();
-		asmc_wr_tx_release(tx);
-		asmc_wr_tx_prepared(lnk);
-		return -ENOLINK;
-	}
-	if (atomic_inc_return(&lnk->tx_inflight) == 1)
-		WRITE_ONCE(lnk->tx_start, jiffies);
-	/* stamped before the post: the answer cannot come before it */
-	if (tx->await)
-		asmc_link_await(lnk);
-	rc = ASMC_FAULTY(ASMC_FAULT_POST, -ENOMEM,
-			 ib_post_send(lnk->qp, nwrites ? &writes[0].wr : &wr,
-				      NULL));
-	rcu_read_unlock();
-	if (rc) {
-		pr_debug("link %p post send failed: %d\n", lnk, rc);
-		asmc_wr_tx_release(tx);
-		if (atomic_dec_and_test(&lnk->tx_inflight))
-			asmc_wr_check_drained(lnk);
-		asmc_link_error(lnk);
-	}
-	asmc_wr_tx_prepared(lnk);
-	return rc;
+	return asmc_wr_post(tx, nwrites ? &writes[0].wr : &wr);
 }
 
 int asmc_wr_tx_send(struct asmc_wr_tx *tx, size_t len)
@@ -343,31 +353,11 @@ int asmc_wr_tx_send_big(struct asmc_wr_tx *tx, u8 *slot, const u8 *msg,
 	wr.send_flags = IB_SEND_SIGNALED | IB_SEND_SOLICITED;
 	wr.sg_list = sge;
 	wr.num_sge = 2;
-	tx->done = asmc_wr_big_done;
+	tx->done = asmc_wr_big_done;	/* frees it after the send */
 	tx->ctx = big;
-	rcu_read_lock();
-	if (READ_ONCE(lnk->state) == ASMC_LNK_DOWN) {
-		rcu_read_unlock();
-		asmc_wr_tx_release(tx);
-		asmc_wr_tx_prepared(lnk);
+	rc = asmc_wr_post(tx, &wr);
+	if (rc)		/* the slot came back without a completion */
 		asmc_wr_big_free(big);
-		return -ENOLINK;
-	}
-	if (atomic_inc_return(&lnk->tx_inflight) == 1)
-		WRITE_ONCE(lnk->tx_start, jiffies);
-	if (tx->await)
-		asmc_link_await(lnk);
-	rc = ASMC_FAULTY(ASMC_FAULT_POST, -ENOMEM,
-			 ib_post_send(lnk->qp, &wr, NULL));
-	rcu_read_unlock();
-	if (rc) {
-		asmc_wr_tx_release(tx);
-		if (atomic_dec_and_test(&lnk->tx_inflight))
-			asmc_wr_check_drained(lnk);
-		asmc_wr_big_free(big);
-		asmc_link_error(lnk);
-	}
-	asmc_wr_tx_prepared(lnk);
 	return rc;
 }
 

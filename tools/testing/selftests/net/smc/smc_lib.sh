@@ -407,6 +407,22 @@ smc_eth0_recover() {
 	return 1
 }
 
+# smc_eth0_back PEER: after eth0 came up again, wait up to 30 s for rxe0's
+# port to be ACTIVE and PEER to answer a ping. The guest's virtio_net once
+# kept its TX queue stopped after the up (NETDEV WATCHDOG every 5 s,
+# nothing sent for 10 min; seen once in ~20 suite runs, the module does not
+# touch eth0's queues): after 2 s eth0 goes down and up once more if so.
+smc_eth0_back() {
+	local i
+	for i in $(seq 300); do
+		rdma link show rxe0/1 2>/dev/null | grep -q ACTIVE &&
+			ping -c 1 -W 1 "$1" >/dev/null 2>&1 && return 0
+		sleep 0.1
+		[ "$i" = 20 ] && smc_eth0_recover "$1"
+	done
+	return 1
+}
+
 # smc_ping_within N PEER: PEER answers one of N pings (1 s each)
 smc_ping_within() {
 	local i

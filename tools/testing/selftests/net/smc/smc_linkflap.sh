@@ -82,16 +82,7 @@ else
 	outcome "client" $cpid
 	tap_diag </tmp/flap.cli
 	# back: the RDMA port active and the peer reachable again
-	for i in $(seq 300); do
-		rdma link show rxe0/1 2>/dev/null | grep -q ACTIVE &&
-			ping -c 1 -W 1 $PEER >/dev/null 2>&1 && break
-		sleep 0.1
-		# the guest's virtio_net once kept its TX queue stopped
-		# after the up (NETDEV WATCHDOG every 5 s, nothing sent for
-		# 10 min; seen once in ~20 suite runs, the module does not
-		# touch eth0's queues): eth0 down and up once more if so
-		[ "$i" = 20 ] && smc_eth0_recover "$PEER"
-	done
+	smc_eth0_back $PEER
 	tap_check "rxe0 active and the peer reachable again" \
 		bash -c "rdma link show rxe0/1 | grep -q ACTIVE &&
 			 ping -c 1 -W 2 $PEER"

@@ -147,12 +147,8 @@ else
 	tap_check "client: every transfer finished verified across the failover" [ $rc = 0 ]
 	dmesg | sed -n '/smc_redundancy: eth0 down/,$p' | grep smc | tail -n 20 | tap_diag
 	ip link set eth0 up
-	for i in $(seq 300); do
-		rdma link show rxe0/1 2>/dev/null | grep -q ACTIVE &&
-			ping -c 1 -W 1 $PEER >/dev/null 2>&1 && break
-		sleep 0.1
-		[ "$i" = 20 ] && smc_eth0_recover "$PEER"
-	done
+	tap_check "eth0 back: rxe0 active and the peer reachable" \
+		smc_eth0_back $PEER
 fi
 smc_barrier red.phase3 300
 
