@@ -214,8 +214,7 @@ static void asmc_cdc_recv(struct asmc_sock *smc, struct asmc_cdc_msg *m)
 		rc = asmc_cdc_advance(&conn->peer_cons, &conn->peer_cons_curs,
 				      m->cons, conn->peer_rmbe_size,
 				      conn->peer_cons,
-				      max(conn->tx_prod, conn->tx_prod_max) -
-				      conn->peer_cons);
+				      conn->tx_prod_max - conn->peer_cons);
 		/* consumed is landed, even past a failover's resend point */
 		if (!rc)
 			asmc_cdc_landed(conn, conn->peer_cons);

@@ -65,9 +65,9 @@ struct asmc_conn {
 	u64			sb_posted;	/* bytes posted as RDMA WRITEs */
 	u64			sb_done;	/* bytes whose CDC completed */
 	u64			tx_prod;	/* = sb_posted: peer RMBE total */
-	/* the most ever posted: after a failover went back to resend what
-	 * the old link may have lost, the peer may report consuming up to
-	 * here
+	/* the most ever posted (>= tx_prod): after a failover went back to
+	 * resend what the old link may have lost, the peer may report
+	 * consuming up to here
 	 */
 	u64			tx_prod_max;
 	u64			peer_cons;	/* peer consumed of its RMBE */

@@ -140,9 +140,13 @@ static void asmc_llc_arm(struct asmc_link *lnk, struct asmc_llc_wait *w,
 	spin_unlock_bh(&lnk->llc_lock);
 }
 
-/* Request/response exchange: one local flow at a time per link. */
-static int asmc_llc_exchange(struct asmc_link *lnk, struct asmc_llc_msg *req,
-			     struct asmc_llc_msg *resp)
+/* Request/response exchange: one local flow at a time per link, waiting
+ * up to @timeo. With @big, the whole answer is kept there (a v2 ADD_LINK
+ * with rkeys @resp points into, for the caller to kfree).
+ */
+static int __asmc_llc_exchange(struct asmc_link *lnk, struct asmc_llc_msg *req,
+			       struct asmc_llc_msg *resp, unsigned long timeo,
+			       u8 **big)
 {
 	unsigned long start = jiffies;
 	struct asmc_llc_wait w;
@@ -150,18 +154,27 @@ static int asmc_llc_exchange(struct asmc_link *lnk, struct asmc_llc_msg *req,
 
 	mutex_lock(&lnk->llc_flow);
 	asmc_llc_arm(lnk, &w, req->type, true);
-	rc = asmc_llc_send(lnk, req, true);
+	w.want_big = big;	/* read under llc_lock once a message came */
+	rc = asmc_llc_send_big(lnk, req);
 	if (rc) {
 		spin_lock_bh(&lnk->llc_lock);
 		lnk->llc_waiter = NULL;
 		spin_unlock_bh(&lnk->llc_lock);
 	} else {
-		rc = asmc_llc_wait(lnk, &w, ASMC_LLC_WAIT, resp);
+		rc = asmc_llc_wait(lnk, &w, timeo, resp);
 	}
 	mutex_unlock(&lnk->llc_flow);
+	if (big)
+		*big = w.big;
 	pr_debug("link %p: LLC %#x exchange: %d after %u ms\n", lnk, req->type,
 		 rc, jiffies_to_msecs(jiffies - start));
 	return rc;
+}
+
+static int asmc_llc_exchange(struct asmc_link *lnk, struct asmc_llc_msg *req,
+			     struct asmc_llc_msg *resp)
+{
+	return __asmc_llc_exchange(lnk, req, resp, ASMC_LLC_WAIT, NULL);
 }
 
 static void asmc_llc_fill_confirm(struct asmc_link *lnk,
@@ -251,24 +264,7 @@ int asmc_llc_server_confirm_new(struct asmc_link *lnk)
 int asmc_llc_add_link_exchange(struct asmc_link *via, struct asmc_llc_msg *req,
 			       struct asmc_llc_msg *resp, u8 **big)
 {
-	struct asmc_llc_wait w;
-	int rc;
-
-	*big = NULL;
-	mutex_lock(&via->llc_flow);
-	asmc_llc_arm(via, &w, ASMC_LLC_ADD_LINK, true);
-	w.want_big = true;	/* read under llc_lock once a message came */
-	rc = asmc_llc_send_big(via, req);
-	if (rc) {
-		spin_lock_bh(&via->llc_lock);
-		via->llc_waiter = NULL;
-		spin_unlock_bh(&via->llc_lock);
-	} else {
-		rc = asmc_llc_wait(via, &w, ASMC_LLC_WAIT_ADD, resp);
-	}
-	mutex_unlock(&via->llc_flow);
-	*big = w.big;
-	return rc;
+	return __asmc_llc_exchange(via, req, resp, ASMC_LLC_WAIT_ADD, big);
 }
 
 /* Client, first link: wait for the server's CONFIRM_LINK, move the QP to
@@ -352,6 +348,7 @@ static int asmc_llc_confirm_rkey_req(struct asmc_link *lnk,
 	struct asmc_llc_msg req = {}, resp;
 	struct asmc_lgr *lgr = lnk->lgr;
 	struct asmc_llc_wait w = {};
+	struct asmc_llc_rkey_ref *e;
 	struct asmc_link *o;
 	struct ib_mr *mr;
 	long left;
@@ -373,13 +370,10 @@ static int asmc_llc_confirm_rkey_req(struct asmc_link *lnk,
 		    !rmb->map[i].regd ||
 		    req.confirm_rkey.n_other >= ASMC_LLC_CONF_RKEY_MAX_OTHER)
 			continue;
-		req.confirm_rkey.other[req.confirm_rkey.n_other].link_id =
-			o->link_id;
-		req.confirm_rkey.other[req.confirm_rkey.n_other].rkey =
-			rmb->map[i].mr->rkey;
-		req.confirm_rkey.other[req.confirm_rkey.n_other].addr =
-			rmb->map[i].mr->iova;
-		req.confirm_rkey.n_other++;
+		e = &req.confirm_rkey.other[req.confirm_rkey.n_other++];
+		e->link_id = o->link_id;
+		e->rkey = rmb->map[i].mr->rkey;
+		e->addr = rmb->map[i].mr->iova;
 	}
 	mutex_unlock(&lgr->mutex);
 	/* no llc_flow: other connections' CONFIRM_RKEYs may be under way */
