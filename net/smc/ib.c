@@ -402,77 +402,139 @@ static struct net_device *asmc_ib_port_v4_ndev(struct net *net,
 	return found;
 }
 
-/* SMC-R v2, another link for a group: an active RoCE port other than the
- * @nused ones the group's links use, with an IPv4 RoCE v2 GID. With
- * @peer_gid (the client answering the server's offer) the port's network
- * device must be the one that routes to the peer's address; without
- * (the server making an offer) any such port will do. On success @sel
- * holds a device reference (asmc_ibsel_put()).
+/* Can @ndev reach IPv4 @daddr: on a subnet of its own, or as the kernel's
+ * route to it? rxe sends out of the GID's device and takes for on-link
+ * what it has no route for there, so the packets of a link whose device
+ * does not reach the peer land on another of the peer's devices. The
+ * source address to use goes to @saddr.
  */
-int asmc_ib_select_alt(struct net *net, const struct asmc_ibsel *const *used,
-		       int nused, const u8 *peer_gid, struct asmc_ibsel *sel)
+static bool asmc_ib_ndev_reaches(struct net *net, struct net_device *ndev,
+				 __be32 daddr, __be32 *saddr)
+{
+	struct flowi4 fl4 = { .daddr = daddr };
+	const struct in_ifaddr *ifa;
+	struct in_device *in_dev;
+	struct rtable *rt;
+	bool ok = false;
+
+	rcu_read_lock();
+	in_dev = __in_dev_get_rcu(ndev);
+	if (in_dev) {
+		in_dev_for_each_ifa_rcu(ifa, in_dev) {
+			if (!inet_ifa_match(daddr, ifa))
+				continue;
+			*saddr = ifa->ifa_local;
+			ok = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	if (ok)
+		return true;
+	rt = ip_route_output_key(net, &fl4);
+	if (IS_ERR(rt))
+		return false;
+	ok = rt->dst.dev == ndev;
+	*saddr = fl4.saddr;
+	ip_rt_put(rt);
+	return ok;
+}
+
+/* Does the device of @sel reach the IPv4 RoCE v2 GID @gid? */
+bool asmc_ib_sel_reaches(struct net *net, const struct asmc_ibsel *sel,
+			 const u8 *gid)
+{
+	struct net_device *ndev;
+	__be32 daddr, saddr;
+	bool ok;
+
+	if (!ipv6_addr_v4mapped((const struct in6_addr *)gid))
+		return false;
+	memcpy(&daddr, gid + 12, 4);
+	ndev = dev_get_by_index(net, sel->ifindex);
+	if (!ndev)
+		return false;
+	ok = asmc_ib_ndev_reaches(net, ndev, daddr, &saddr);
+	dev_put(ndev);
+	return ok;
+}
+
+/* Port @p of @dev for a link to IPv4 @daddr (0: anywhere), on the GID of
+ * the source address that reaches it; true with @sel filled.
+ */
+static bool asmc_ib_alt_port(struct net *net, struct asmc_ibdev *dev, u8 p,
+			     __be32 daddr, struct asmc_ibsel *sel)
 {
 	struct asmc_ib_want want = { .version = 2 };
-	struct net_device *route_ndev = NULL, *ndev;
+	struct net_device *ndev;
+	__be32 saddr;
+	bool ok;
+
+	ndev = asmc_ib_port_v4_ndev(net, dev, p, &want.src);
+	if (!ndev)
+		return false;
+	ok = !daddr || asmc_ib_ndev_reaches(net, ndev, daddr, &saddr);
+	if (ok && daddr)
+		ipv6_addr_set_v4mapped(saddr, &want.src);
+	ok = ok && asmc_ib_try_port(net, dev, p, ndev, &want, sel);
+	if (ok) {
+		sel->ifindex = ndev->ifindex;
+		memcpy(&sel->saddr, want.src.s6_addr + 12, 4);
+	}
+	dev_put(ndev);
+	return ok;
+}
+
+/* SMC-R v2, another link for a group: an active RoCE port other than the
+ * @nused ones the group's links use, with an IPv4 RoCE v2 GID whose
+ * device reaches the peer's @peer_gid (on a shared subnet, preferred, or
+ * by route). With @must_reach (the client answering the server's offer)
+ * only such a port will do; without (the server making an offer, the
+ * client may have a port of its own on our other subnet) any other port
+ * is the fallback. On success @sel holds a device reference
+ * (asmc_ibsel_put()).
+ */
+int asmc_ib_select_alt(struct net *net, const struct asmc_ibsel *const *used,
+		       int nused, const u8 *peer_gid, bool must_reach,
+		       struct asmc_ibsel *sel)
+{
 	struct asmc_ibdev *dev, *found = NULL;
-	struct flowi4 fl4 = {};
-	struct rtable *rt;
-	u8 p, port = 0;
+	__be32 daddr = 0;
+	int pass;
+	u8 p;
 
 	memset(sel, 0, sizeof(*sel));
-	if (peer_gid) {
-		if (!ipv6_addr_v4mapped((const struct in6_addr *)peer_gid))
-			return -EAFNOSUPPORT;
-		memcpy(&fl4.daddr, peer_gid + 12, 4);
-		rt = ip_route_output_key(net, &fl4);
-		if (IS_ERR(rt))
-			return PTR_ERR(rt);
-		route_ndev = rt->dst.dev;
-		dev_hold(route_ndev);
-		ip_rt_put(rt);
-		if (route_ndev->flags & IFF_LOOPBACK) {
-			dev_put(route_ndev);
-			return -ENODEV;
-		}
-		ipv6_addr_set_v4mapped(fl4.saddr, &want.src);
-	}
+	if (ipv6_addr_v4mapped((const struct in6_addr *)peer_gid))
+		memcpy(&daddr, peer_gid + 12, 4);
+	else if (must_reach)
+		return -EAFNOSUPPORT;
 	rcu_read_lock();
-	list_for_each_entry_rcu(dev, &asmc_ibdevs, node) {
-		if (READ_ONCE(dev->removing))
-			continue;
-		for (p = 1; p <= dev->nports && !found; p++) {
-			if (!READ_ONCE(dev->ports[p - 1].active) ||
-			    asmc_ib_port_used(dev, p, used, nused))
+	for (pass = daddr ? 0 : 1; pass < (must_reach ? 1 : 2) && !found;
+	     pass++) {
+		list_for_each_entry_rcu(dev, &asmc_ibdevs, node) {
+			if (READ_ONCE(dev->removing))
 				continue;
-			if (route_ndev) {
-				ndev = route_ndev;
-				dev_hold(ndev);
-			} else {
-				ndev = asmc_ib_port_v4_ndev(net, dev, p,
-							    &want.src);
-				if (!ndev)
+			for (p = 1; p <= dev->nports; p++) {
+				if (!READ_ONCE(dev->ports[p - 1].active) ||
+				    asmc_ib_port_used(dev, p, used, nused))
 					continue;
+				if (asmc_ib_alt_port(net, dev, p,
+						     pass ? 0 : daddr, sel)) {
+					found = dev;
+					break;
+				}
 			}
-			if (asmc_ib_try_port(net, dev, p, ndev, &want, sel)) {
-				found = dev;
-				port = p;
-				sel->ifindex = ndev->ifindex;
-				memcpy(&sel->saddr, want.src.s6_addr + 12, 4);
-			}
-			dev_put(ndev);
+			if (found)
+				break;
 		}
-		if (found)
-			break;
 	}
 	if (found) {
 		asmc_ibdev_get(found);
 		sel->dev = found;
-		sel->port = port;
-		sel->mtu = READ_ONCE(found->ports[port - 1].mtu);
+		sel->port = p;
+		sel->mtu = READ_ONCE(found->ports[p - 1].mtu);
 	}
 	rcu_read_unlock();
-	if (route_ndev)
-		dev_put(route_ndev);
 	return found ? 0 : -ENODEV;
 }
 

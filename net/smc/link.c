@@ -550,8 +550,8 @@ static void asmc_link_server_add(struct asmc_lgr *lgr)
 	struct asmc_llc_msg req, resp;
 	struct asmc_link *via, *lnk;
 	struct asmc_ibsel sel;
+	bool wanted, answered = false;
 	u8 *big = NULL;
-	bool wanted;
 	int rc, n;
 	u16 nrk;
 
@@ -565,7 +565,8 @@ static void asmc_link_server_add(struct asmc_lgr *lgr)
 	if (!wanted)
 		goto out;
 	n = asmc_lgr_link_sels(lgr, used);
-	if (asmc_ib_select_alt(lgr->net, used, n, NULL, &sel)) {
+	if (asmc_ib_select_alt(lgr->net, used, n, via->peer_gid, false,
+			       &sel)) {
 		if (!lgr->no_link_offered) {
 			lgr->no_link_offered = true;
 			asmc_llc_offer_no_link(via);
@@ -596,6 +597,15 @@ static void asmc_link_server_add(struct asmc_lgr *lgr)
 		rc = asmc_link_take_peer(lnk, &resp.add_link);
 	if (rc)
 		goto retire;
+	/* the peer has the link now: a failure from here on tells it */
+	answered = true;
+	/* a peer without a port of its own to our new one answers with one
+	 * it uses already: fine where our new port reaches that one
+	 */
+	if (!asmc_ib_sel_reaches(lgr->net, &lnk->sel, lnk->peer_gid)) {
+		rc = -EHOSTUNREACH;
+		goto retire;
+	}
 	asmc_link_learn_rkeys(via, lnk, &resp.add_link);
 	rc = asmc_link_rtr(lnk);
 	if (!rc)
@@ -613,6 +623,9 @@ static void asmc_link_server_add(struct asmc_lgr *lgr)
 retire:
 	pr_debug("lgr %u: adding link %u failed: %d\n", lgr->id, lnk->link_id,
 		 rc);
+	if (answered)
+		asmc_llc_send_delete_link(via, lnk->link_id,
+					  ASMC_LLC_DEL_LOST_PATH);
 	asmc_lgr_link_retire(lgr, lnk);
 out:
 	/* a group that lost a link looks again later (the peer's port may
@@ -677,7 +690,7 @@ int asmc_link_client_add(struct asmc_link *via, const struct asmc_llc_msg *m)
 	if (!asmc_link_lock(lgr, via))
 		return -EBUSY;
 	n = asmc_lgr_link_sels(lgr, used);
-	rc = asmc_ib_select_alt(lgr->net, used, n, a->gid, &sel);
+	rc = asmc_ib_select_alt(lgr->net, used, n, a->gid, true, &sel);
 	if (rc)
 		goto out;
 	lnk = asmc_link_new(lgr, a->link_id, &sel);
