@@ -130,6 +130,8 @@ static void asmc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct asmc_link *lnk = tx->link;
 	int status = wc->status == IB_WC_SUCCESS ? 0 : -ECONNRESET;
 
+	if (asmc_fault(ASMC_FAULT_LOSTCQE))
+		return;		/* the slot stays busy until the link goes */
 	if (status)
 		asmc_wr_wc_error(lnk, wc, "send");
 	else
@@ -752,6 +754,34 @@ void asmc_link_error(struct asmc_link *lnk)
 	asmc_lgr_link_down(lnk);
 }
 
+/* Sends the device never completed, not even as flushed (rxe may not):
+ * complete them now, failed, so that what they hold (a socket reference,
+ * a large message's buffer) is let go. Only once the QP and CQs are gone
+ * (no completion handler runs) and no sender holds a slot it has not
+ * posted (every busy slot is then in flight).
+ */
+static void asmc_wr_tx_unflushed(struct asmc_link *lnk)
+{
+	struct asmc_wr_tx *tx;
+	u32 i, n = 0;
+
+	if (!lnk->tx || !lnk->tx_busy)
+		return;
+	for (i = 0; i < lnk->tx_slots; i++) {
+		if (!test_bit(i, lnk->tx_busy))
+			continue;
+		tx = &lnk->tx[i];
+		if (tx->done)
+			tx->done(tx, -ECONNRESET);
+		asmc_wr_tx_release(tx);
+		n++;
+	}
+	if (n)
+		pr_debug("link %p: %u sends never completed, failed now\n",
+			 lnk, n);
+	atomic_set(&lnk->tx_inflight, 0);
+}
+
 /* Free everything of the link. The QP goes to ERROR first so that posted
  * work flushes; we wait for that with a deadline, never forever (rxe may
  * not flush), then destroy the QP and CQs, after which no completion
@@ -811,6 +841,7 @@ void asmc_link_destroy(struct asmc_link *lnk)
 	/* handlers are gone; work they queued must not run any more */
 	asmc_llc_link_stop(lnk);
 	if (!keep_bufs) {
+		asmc_wr_tx_unflushed(lnk);
 		asmc_link_free_bufs(lnk);
 		asmc_ibsel_put(&lnk->sel);
 	}

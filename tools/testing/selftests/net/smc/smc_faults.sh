@@ -257,6 +257,20 @@ xfer_result $? "slow QP destroy" "sockets released within 3 s while QPs are dest
 	$((slow_ms * 4 / 1000 + 30))
 fault_off
 
+# 4c. send completions that never come (rxe may not flush a QP's sends):
+# the data still arrives (a later CDC's completion covers the lost one's),
+# and when the link goes, its teardown fails the sends it never saw end,
+# so that the sockets they hold are released
+i0=$(injected lostcqe)
+fault_on lostcqe 40 3
+xfer lostcqe 2 4M
+fault_off
+n=$(( $(injected lostcqe) - i0 ))
+[ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n -gt 0 ]
+xfer_result $? "lost send completions" "2 x 4M verified, then all released" \
+	"$n lost" "client $xrc_c, server $xrc_s, $n lost" 60
+fault_off
+
 # 5. the kernel's failslab/fail_page_alloc on the test programs' own
 # allocations (process context: socket, connect, send, receive)
 # Opt-in (SMC_FAULTS_FAILSLAB=1): the programs' own reads of the guest's
