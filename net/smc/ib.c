@@ -463,9 +463,10 @@ bool asmc_ib_sel_reaches(struct net *net, const struct asmc_ibsel *sel,
  * the source address that reaches it; true with @sel filled.
  */
 static bool asmc_ib_alt_port(struct net *net, struct asmc_ibdev *dev, u8 p,
-			     __be32 daddr, struct asmc_ibsel *sel)
+			     __be32 daddr, const struct asmc_ib_want *like,
+			     struct asmc_ibsel *sel)
 {
-	struct asmc_ib_want want = { .version = 2 };
+	struct asmc_ib_want want = *like;
 	struct net_device *ndev;
 	__be32 saddr;
 	bool ok;
@@ -485,19 +486,22 @@ static bool asmc_ib_alt_port(struct net *net, struct asmc_ibdev *dev, u8 p,
 	return ok;
 }
 
-/* SMC-R v2, another link for a group: an active RoCE port other than the
+/* Another link for a group: an active RoCE port other than the
  * @nused ones the group's links use, with an IPv4 RoCE v2 GID whose
  * device reaches the peer's @peer_gid (on a shared subnet, preferred, or
  * by route). With @must_reach (the client answering the server's offer)
  * only such a port will do; without (the server making an offer, the
  * client may have a port of its own on our other subnet) any other port
- * is the fallback. On success @sel holds a device reference
- * (asmc_ibsel_put()).
+ * is the fallback. A v1 group (@version 1) takes such a GID with
+ * @v1_any_gid only, as for its first link. On success @sel holds a device
+ * reference (asmc_ibsel_put()).
  */
 int asmc_ib_select_alt(struct net *net, const struct asmc_ibsel *const *used,
 		       int nused, const u8 *peer_gid, bool must_reach,
-		       struct asmc_ibsel *sel)
+		       u8 version, bool v1_any_gid, struct asmc_ibsel *sel)
 {
+	struct asmc_ib_want want = { .version = version,
+				     .any_gid = v1_any_gid };
 	struct asmc_ibdev *dev, *found = NULL;
 	__be32 daddr = 0;
 	int pass;
@@ -519,7 +523,8 @@ int asmc_ib_select_alt(struct net *net, const struct asmc_ibsel *const *used,
 				    asmc_ib_port_used(dev, p, used, nused))
 					continue;
 				if (asmc_ib_alt_port(net, dev, p,
-						     pass ? 0 : daddr, sel)) {
+						     pass ? 0 : daddr, &want,
+						     sel)) {
 					found = dev;
 					break;
 				}

@@ -450,6 +450,39 @@ static void asmc_link_learn_rkeys(struct asmc_link *via, struct asmc_link *lnk,
 		 known, a->n_rkeys, lnk->link_id);
 }
 
+struct asmc_link_learn {
+	struct asmc_link	*via, *lnk;
+	int			known, sent;
+};
+
+/* One of the peer's RMBs on the new link (v1: from ADD_LINK_CONT). */
+static void asmc_link_learn_one(void *ctx, const struct asmc_llc_rkey *e)
+{
+	struct asmc_link_learn *l = ctx;
+
+	l->sent++;
+	if (asmc_rtok_extend(l->via->lgr, l->via->slot, e->rkey, l->lnk->slot,
+			     e->rkey_new, e->addr_new))
+		l->known++;
+}
+
+/* v1: both sides' rkeys on the new link @lnk in ADD_LINK_CONT messages
+ * (the client's ADD_LINK answer @first goes out at the start).
+ */
+static int asmc_link_cont(struct asmc_link *via, struct asmc_link *lnk,
+			  struct asmc_llc_msg *first,
+			  const struct asmc_llc_rkey *rk, u16 n)
+{
+	struct asmc_link_learn l = { .via = via, .lnk = lnk };
+	int rc;
+
+	rc = asmc_llc_add_link_cont(via, lnk->link_id, first, rk, n,
+				    asmc_link_learn_one, &l);
+	pr_debug("link %p: ADD_LINK_CONT: %d, %d of the peer's %d rkeys known on link %u\n",
+		 lnk, rc, l.known, l.sent, lnk->link_id);
+	return rc;
+}
+
 /* Register every RMB of the group on @lnk (rkey_rwsem held for writing:
  * no buffer is freed meanwhile).
  */
@@ -493,6 +526,8 @@ static void asmc_link_fill_add(struct asmc_link *lnk, struct asmc_link *via,
 	a->link_id = lnk->link_id;
 	a->mtu = lnk->path_mtu;
 	a->psn = lnk->psn;
+	if (lnk->lgr->smc_version < 2)
+		return;		/* v1: the rkeys follow in ADD_LINK_CONT */
 	a->has_ext = true;
 	a->v2_direct = lnk->v2_direct;
 	memcpy(a->target_gid, lnk->sel.gid, 16);
@@ -504,7 +539,7 @@ static void asmc_link_fill_add(struct asmc_link *lnk, struct asmc_link *via,
 static int asmc_link_take_peer(struct asmc_link *lnk,
 			       const struct asmc_llc_add_link *a)
 {
-	if (!a->has_ext || !a->mtu || !a->qpn)
+	if ((lnk->lgr->smc_version >= 2 && !a->has_ext) || !a->mtu || !a->qpn)
 		return -EPROTO;
 	memcpy(lnk->peer_gid, a->gid, 16);
 	memcpy(lnk->peer_mac, a->mac, ETH_ALEN);
@@ -555,8 +590,6 @@ static void asmc_link_server_add(struct asmc_lgr *lgr)
 	int rc, n;
 	u16 nrk;
 
-	if (lgr->smc_version < 2)
-		return;
 	down_write(&lgr->rkey_rwsem);
 	mutex_lock(&lgr->mutex);
 	via = asmc_lgr_pick_link(lgr);
@@ -566,7 +599,7 @@ static void asmc_link_server_add(struct asmc_lgr *lgr)
 		goto out;
 	n = asmc_lgr_link_sels(lgr, used);
 	if (asmc_ib_select_alt(lgr->net, used, n, via->peer_gid, false,
-			       &sel)) {
+			       lgr->smc_version, via->sel.roce_v2, &sel)) {
 		if (!lgr->no_link_offered) {
 			lgr->no_link_offered = true;
 			asmc_llc_offer_no_link(via);
@@ -607,7 +640,13 @@ static void asmc_link_server_add(struct asmc_lgr *lgr)
 		goto retire;
 	}
 	asmc_link_learn_rkeys(via, lnk, &resp.add_link);
-	rc = asmc_link_rtr(lnk);
+	/* v1: the rkeys now, the client waits 2 s for them (the peer writes
+	 * nothing before CONFIRM_LINK, by then every RMB is registered)
+	 */
+	if (lgr->smc_version < 2)
+		rc = asmc_link_cont(via, lnk, NULL, rk, nrk);
+	if (!rc)
+		rc = asmc_link_rtr(lnk);
 	if (!rc)
 		rc = asmc_link_rts(lnk);
 	if (!rc)
@@ -684,13 +723,15 @@ int asmc_link_client_add(struct asmc_link *via, const struct asmc_llc_msg *m)
 	int rc, n;
 	u16 nrk;
 
-	if (lgr->smc_version < 2 || m->version != ASMC_LLC_V2 ||
-	    asmc_llc_is_resp(m) || !a->has_ext || !a->mtu || !a->link_id)
+	if (m->version != (lgr->smc_version < 2 ? ASMC_LLC_V1 : ASMC_LLC_V2) ||
+	    asmc_llc_is_resp(m) || !a->mtu || !a->link_id ||
+	    (lgr->smc_version >= 2 && !a->has_ext))
 		return -EINVAL;
 	if (!asmc_link_lock(lgr, via))
 		return -EBUSY;
 	n = asmc_lgr_link_sels(lgr, used);
-	rc = asmc_ib_select_alt(lgr->net, used, n, a->gid, true, &sel);
+	rc = asmc_ib_select_alt(lgr->net, used, n, a->gid, true,
+				lgr->smc_version, via->sel.roce_v2, &sel);
 	if (rc)
 		goto out;
 	lnk = asmc_link_new(lgr, a->link_id, &sel);
@@ -716,8 +757,11 @@ int asmc_link_client_add(struct asmc_link *via, const struct asmc_llc_msg *m)
 	asmc_link_learn_rkeys(via, lnk, a);
 	asmc_link_fill_add(lnk, via, &resp, true, rk, nrk);
 	/* answered: from here on a failure only takes the new link away */
-	if (asmc_llc_send_big(via, &resp) ||
-	    asmc_llc_client_confirm_link(lnk, NULL)) {
+	if (lgr->smc_version < 2)
+		rc = asmc_link_cont(via, lnk, &resp, rk, nrk);
+	else
+		rc = asmc_llc_send_big(via, &resp);
+	if (rc || asmc_llc_client_confirm_link(lnk, NULL)) {
 		pr_debug("lgr %u: link %u not confirmed\n", lgr->id,
 			 lnk->link_id);
 		asmc_lgr_link_retire(lgr, lnk);

@@ -140,20 +140,21 @@ static void asmc_llc_arm(struct asmc_link *lnk, struct asmc_llc_wait *w,
 	spin_unlock_bh(&lnk->llc_lock);
 }
 
-/* Request/response exchange: one local flow at a time per link, waiting
- * up to @timeo. With @big, the whole answer is kept there (a v2 ADD_LINK
- * with rkeys @resp points into, for the caller to kfree).
+/* Send @req and wait up to @timeo for the message the peer sends next: of
+ * @type, a response or (@resp false) a request. One local flow at a time
+ * per link. With @big, the whole answer is kept there (a v2 ADD_LINK with
+ * rkeys @ans points into, for the caller to kfree).
  */
-static int __asmc_llc_exchange(struct asmc_link *lnk, struct asmc_llc_msg *req,
-			       struct asmc_llc_msg *resp, unsigned long timeo,
-			       u8 **big)
+static int asmc_llc_send_wait(struct asmc_link *lnk, struct asmc_llc_msg *req,
+			      u8 type, bool resp, struct asmc_llc_msg *ans,
+			      unsigned long timeo, u8 **big)
 {
 	unsigned long start = jiffies;
 	struct asmc_llc_wait w;
 	int rc;
 
 	mutex_lock(&lnk->llc_flow);
-	asmc_llc_arm(lnk, &w, req->type, true);
+	asmc_llc_arm(lnk, &w, type, resp);
 	w.want_big = big;	/* read under llc_lock once a message came */
 	rc = asmc_llc_send_big(lnk, req);
 	if (rc) {
@@ -161,7 +162,7 @@ static int __asmc_llc_exchange(struct asmc_link *lnk, struct asmc_llc_msg *req,
 		lnk->llc_waiter = NULL;
 		spin_unlock_bh(&lnk->llc_lock);
 	} else {
-		rc = asmc_llc_wait(lnk, &w, timeo, resp);
+		rc = asmc_llc_wait(lnk, &w, timeo, ans);
 	}
 	mutex_unlock(&lnk->llc_flow);
 	if (big)
@@ -169,6 +170,14 @@ static int __asmc_llc_exchange(struct asmc_link *lnk, struct asmc_llc_msg *req,
 	pr_debug("link %p: LLC %#x exchange: %d after %u ms\n", lnk, req->type,
 		 rc, jiffies_to_msecs(jiffies - start));
 	return rc;
+}
+
+/* Request/response exchange, waiting up to @timeo. */
+static int __asmc_llc_exchange(struct asmc_link *lnk, struct asmc_llc_msg *req,
+			       struct asmc_llc_msg *resp, unsigned long timeo,
+			       u8 **big)
+{
+	return asmc_llc_send_wait(lnk, req, req->type, true, resp, timeo, big);
 }
 
 static int asmc_llc_exchange(struct asmc_link *lnk, struct asmc_llc_msg *req,
@@ -229,11 +238,8 @@ int asmc_llc_server_confirm_link(struct asmc_link *lnk)
 		return ASMC_DECL_RMBE_EC;
 	lnk->peer_link_uid = resp.confirm_link.link_uid;
 	asmc_llc_link_active(lnk);
-	/* a second link, or the offer of none (v1: always none) */
-	if (lnk->lgr->smc_version >= 2)
-		asmc_lgr_want_link(lnk->lgr, 0);
-	else
-		asmc_llc_offer_no_link(lnk);
+	/* a second link, or the offer of none */
+	asmc_lgr_want_link(lnk->lgr, 0);
 	return 0;
 }
 
@@ -265,6 +271,75 @@ int asmc_llc_add_link_exchange(struct asmc_link *via, struct asmc_llc_msg *req,
 			       struct asmc_llc_msg *resp, u8 **big)
 {
 	return __asmc_llc_exchange(via, req, resp, ASMC_LLC_WAIT_ADD, big);
+}
+
+/* An ADD_LINK_CONT @in received for the new link @link_id: its entries
+ * to @learn, in *@todo how many the peer still has to send.
+ */
+static int asmc_llc_cont_take(const struct asmc_llc_msg *in, u8 link_id,
+			      void (*learn)(void *ctx,
+					    const struct asmc_llc_rkey *e),
+			      void *ctx, u8 *todo)
+{
+	const struct asmc_llc_add_link_cont *c = &in->add_link_cont;
+	u8 i, got = min_t(u8, c->n_rkeys, ARRAY_SIZE(c->rkeys));
+
+	if (c->link_id != link_id)
+		return -EPROTO;
+	for (i = 0; i < got; i++)
+		learn(ctx, &c->rkeys[i]);
+	*todo = c->n_rkeys - got;
+	return 0;
+}
+
+/* v1, a new link @link_id: the rkeys of both sides' RMBs on it, in
+ * ADD_LINK_CONT messages on @via (two entries each, and the count still
+ * to send counting these) that alternate, the server's first, until
+ * neither side has more. The client's ADD_LINK answer @first goes out
+ * once the wait for the server's first one is armed. @learn takes each
+ * entry received (its rkey on @via, its rkey and address on the new
+ * link). Each message is waited for 2 s.
+ */
+int asmc_llc_add_link_cont(struct asmc_link *via, u8 link_id,
+			   struct asmc_llc_msg *first,
+			   const struct asmc_llc_rkey *rk, u16 n,
+			   void (*learn)(void *ctx, const struct asmc_llc_rkey *e),
+			   void *ctx)
+{
+	bool server = via->lgr->role == ASMC_ROLE_SERVER;
+	u8 left = min_t(u16, n, U8_MAX), todo = 0, i;
+	struct asmc_llc_add_link_cont *c;
+	struct asmc_llc_msg m, in;
+	int rc;
+
+	if (!server) {
+		rc = asmc_llc_send_wait(via, first, ASMC_LLC_ADD_LINK_CONT,
+					false, &in, ASMC_LLC_WAIT, NULL);
+		if (!rc)
+			rc = asmc_llc_cont_take(&in, link_id, learn, ctx, &todo);
+		if (rc)
+			return rc;
+	}
+	for (;;) {
+		memset(&m, 0, sizeof(m));
+		m.type = ASMC_LLC_ADD_LINK_CONT;
+		m.flags = server ? 0 : ASMC_LLC_FLAG_RESP;
+		c = &m.add_link_cont;
+		c->link_id = link_id;
+		c->n_rkeys = left;
+		for (i = 0; i < ARRAY_SIZE(c->rkeys) && left; i++, left--)
+			c->rkeys[i] = *rk++;
+		if (!server && !left && !todo)
+			return asmc_llc_send_big(via, &m);	/* the last */
+		rc = asmc_llc_send_wait(via, &m, ASMC_LLC_ADD_LINK_CONT,
+					server, &in, ASMC_LLC_WAIT, NULL);
+		if (!rc)
+			rc = asmc_llc_cont_take(&in, link_id, learn, ctx, &todo);
+		if (rc)
+			return rc;
+		if (server && !left && !todo)
+			return 0;
+	}
 }
 
 /* Client, first link: wait for the server's CONFIRM_LINK, move the QP to
@@ -598,8 +673,8 @@ static void asmc_llc_add_link_rx(struct asmc_link *lnk, u8 *raw,
 {
 	struct asmc_llc_msg m;
 
-	if (lnk->lgr->role == ASMC_ROLE_CLIENT && big &&
-	    !asmc_llc_parse(big, big_len, &m) &&
+	if (lnk->lgr->role == ASMC_ROLE_CLIENT &&
+	    !asmc_llc_parse(big ? : raw, big ? big_len : ASMC_WR_MSG_LEN, &m) &&
 	    !asmc_link_client_add(lnk, &m))
 		return;
 	if ((raw[0] >> 4) == ASMC_LLC_V1)

@@ -24,6 +24,11 @@ void asmc_llc_send_delete_all(struct asmc_link *lnk, u32 reason);
 void asmc_llc_send_delete_link(struct asmc_link *lnk, u8 link_id, u32 reason);
 int asmc_llc_send_big(struct asmc_link *lnk, struct asmc_llc_msg *msg);
 void asmc_llc_offer_no_link(struct asmc_link *lnk);
+int asmc_llc_add_link_cont(struct asmc_link *via, u8 link_id,
+			   struct asmc_llc_msg *first,
+			   const struct asmc_llc_rkey *rk, u16 n,
+			   void (*learn)(void *ctx, const struct asmc_llc_rkey *e),
+			   void *ctx);
 int asmc_llc_add_link_exchange(struct asmc_link *via, struct asmc_llc_msg *req,
 			       struct asmc_llc_msg *resp, u8 **big);
 int asmc_llc_server_confirm_new(struct asmc_link *lnk);

@@ -5,7 +5,9 @@
 # and joined by the other as the client. Phase A: ours serves on guest 1,
 # Linux's smc connects from guest 0 and must take the link we offer over
 # rxe1 (its group turns SYMMETRIC). Phase B: the roles swap; we take
-# Linux's offer and connections spread over both links. With
+# Linux's offer and connections spread over both links. Phases C and D
+# do the same over SMC-R v1 (Linux's v1 build; the rkeys of the new link
+# then go in ADD_LINK_CONT messages, not in the ADD_LINK). With
 # SMC_INTEROP_LINKS_FAILOVER=1, guest 0's eth0 then goes down under the
 # four transfers of B: they move to the link over eth1 and finish with
 # verified data (2026-12-03: 4 x 48M verified). Opt-in, because Linux's smc
@@ -20,14 +22,14 @@
 # one, 192.0.2.(11+guest)/24, beside its 198.51.100.0/24.
 #
 #   +---- guest 0 ------+  link 1: rxe0 on eth0 (192.0.2.1 - .2)  +---- guest 1 ------+
-#   | A: Linux, client  |==========================================| A: ours, server   |
-#   | B: ours, client   |  link 2: rxe1 on eth1 (+192.0.2.11 - .12)| B: Linux, server  |
+#   | A, C: Linux, cl.  |==========================================| A, C: ours, srv.  |
+#   | B, D: ours, cl.   |  link 2: rxe1 on eth1 (+192.0.2.11 - .12)| B, D: Linux, srv. |
 #   | (B: eth0 down)    |==========================================|                   |
 #   +-------------------+                                          +-------------------+
 #
 # Usage: smc_interop_links.sh GUEST
-# SMC_INTEROP_LINKS_SIZE: bytes each way of each of phase B's 4 transfers
-# (default 48M with the failover, else 8M; make check-debug: 6M).
+# SMC_INTEROP_LINKS_SIZE: bytes each way of each of a phase's 4 transfers
+# (default 8M; 48M in B with the failover; make check-debug: 6M).
 # SMC_INTEROP_LINKS_FAILOVER=1: phase B takes eth0 down (see above).
 
 source "$(dirname "$0")/smc_lib.sh"
@@ -39,6 +41,7 @@ ADDR1=192.0.2.$((11 + guest))
 EID=SMC-INTEROP-LINKS
 PORT=29900
 INTREE=${SMC_INTREE_DIR:-/var/tmp/smc-vm/intree-smc/$(uname -r)}
+INTREE_V1=${SMC_INTREE_V1_DIR:-$INTREE-v1}
 FAILOVER=${SMC_INTEROP_LINKS_FAILOVER:-0}
 if [ "$FAILOVER" = 1 ]; then
 	SIZE=${SMC_INTEROP_LINKS_SIZE:-48M}
@@ -57,16 +60,21 @@ cleanup() {
 	jobs -p | xargs -r kill 2>/dev/null
 	wait 2>/dev/null
 	[ -e "/results/gave_up.$guest" ] || use_ours >/dev/null 2>&1
+	smc_is_ours_loaded && sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
 	ip addr del "$ADDR1/24" dev eth1 2>/dev/null
 	smc_rxe1_del 2>/dev/null
 	$NL ueid-del "$EID" >/dev/null 2>&1
 }
 trap cleanup EXIT
 
-# Linux's smc, with both RoCE ports on the PNET ID of both interfaces
+# use_intree v1|v2: Linux's smc (its v1 build for v1), with both RoCE
+# ports on the PNET ID of both interfaces
 use_intree() {
+	local dir=$INTREE
+
+	[ "$1" = v1 ] && dir=$INTREE_V1
 	smc_unload_any 40 || return 1
-	insmod "$INTREE/smc.ko" || return 1
+	insmod "$dir/smc.ko" || return 1
 	$NL pnet-add PNETIOP eth0 rxe0 1 && $NL pnet-add PNETIOP eth1 rxe1 1 &&
 		$NL ueid-add "$EID"
 }
@@ -88,7 +96,13 @@ nl_two_links() {
 			return 0
 		sleep 0.2
 	done
-	printf '%s\n' "$out" | tap_diag
+	{
+		printf '%s\n' "$out"
+		$NL fback-stats
+		$NL dev-smcr
+		ip route
+		rdma link
+	} 2>&1 | tap_diag
 	return 1
 }
 
@@ -123,74 +137,80 @@ echo 1 >"$SMC_DBG/flush_idle"
 smc_wait_objs lgr 0 30
 smc_barrier il.ready 60
 
-# A. ours serves (guest 1), Linux's smc is the client (guest 0)
-if [ "$guest" = 0 ]; then
-	use_intree || tap_fail "A: Linux's smc loaded"
-else
-	$NL ueid-add "$EID" >/dev/null 2>&1
-	added0=$(smc_counters smcr_links added)
-fi
-smc_barrier il.A.loaded 120
-if [ "$guest" = 1 ]; then
-	serve $PORT 5
-	smc_barrier il.A.listening 60
-	tap_check "A: we added a second link to Linux's client over rxe1" two_links 20
-	ok=1
-	for i in $(seq 600); do
-		conns_on_both && ok=0 && break
-		kill -0 $spid 2>/dev/null || break
-		sleep 0.1
-	done
-	tap_diag <"$SMC_DBG/lgrs"
-	tap_check "A: connections on both links" [ $ok = 0 ]
-	wait $spid
-	rc=$?
-	tap_diag </tmp/il.srv
-	tap_check "A: server: 5 connections verified" [ $rc = 0 ]
-	tap_check "A: the added link is counted" \
-		[ "$(smc_counters smcr_links added)" -gt "$added0" ]
-else
-	smc_barrier il.A.listening 60
-	tap_check "A: first connection, 1M each way, verified" \
-		"$SMC_XFER" -q -f smc -p $PORT -n 1M -t 60 $PEER
-	tap_check "A: Linux's netlink: the group is SYMMETRIC, two links" \
-		nl_two_links 20
-	tap_check "A: 4 more connections, 8M each way, verified" \
-		"$SMC_XFER" -q -P -f smc -p $PORT -c 4 -n 8M -t 240 $PEER
-fi
-smc_barrier il.A.done 300
+# phase NAME SERVER VER: SERVER (ours or intree) serves on guest 1, the
+# other module connects from guest 0, over SMC-R VER (v1: ADD_LINK, then
+# the rkeys in ADD_LINK_CONT; v2: ADD_LINK with them). A first connection
+# builds the group, its server adds the link over rxe1, then 4 connections
+# spread over both links with verified data (phase B: across the failover
+# with SMC_INTEROP_LINKS_FAILOVER=1).
+phase() {
+	local name=$1 srv=$2 ver=$3 mine port=$((PORT + $(printf '%d' "'$1") - 64))
+	local size=8M fo=0 rc ok i
 
-# B. Linux's smc serves (guest 1), ours is the client (guest 0); eth0 of
-# guest 0 goes down under four transfers
-if [ "$guest" = 0 ]; then
-	use_ours || tap_fail "B: our smc.ko back"
-	echo 1 >"$SMC_DBG/flush_idle"
-	added0=$(smc_counters smcr_links added)
-	moved0=$(smc_counters smcr_links conns_moved)
-	lost0=$(smc_counters smcr_links lost)
-else
-	use_intree || tap_fail "B: Linux's smc loaded"
-fi
-smc_barrier il.B.loaded 120
-if [ "$guest" = 1 ]; then
-	serve $((PORT + 1)) 5
-	smc_barrier il.B.listening 60
-	tap_check "B: Linux's netlink: the group is SYMMETRIC, two links" \
-		nl_two_links 30
-	wait $spid
-	rc=$?
-	tap_diag </tmp/il.srv
-	tap_check "B: Linux's server: 5 connections verified" [ $rc = 0 ]
-	smc_barrier il.B.done 300
-	use_ours || tap_fail "our smc.ko back after B"
-else
-	smc_barrier il.B.listening 60
-	tap_check "B: first connection, 1M each way, verified" \
-		"$SMC_XFER" -q -f smc -p $((PORT + 1)) -n 1M -t 60 $PEER
-	tap_check "B: we took Linux's link over rxe1" two_links 20
-	tap_check "B: the added link is counted" \
+	if { [ "$srv" = ours ] && [ "$guest" = 1 ]; } ||
+	   { [ "$srv" = intree ] && [ "$guest" = 0 ]; }; then
+		mine=ours
+		use_ours || tap_fail "$name: our smc.ko back"
+		$NL ueid-add "$EID" >/dev/null 2>&1	# when it stayed loaded
+		echo 1 >"$SMC_DBG/flush_idle"
+		if [ "$ver" = v1 ]; then
+			sysctl -q -w net.smc.smcr_v1=2 net.smc.smcr_v2=0
+		else
+			sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
+		fi
+		added0=$(smc_counters smcr_links added)
+		moved0=$(smc_counters smcr_links conns_moved)
+		lost0=$(smc_counters smcr_links lost)
+	else
+		mine=intree
+		use_intree "$ver" || tap_fail "$name: Linux's smc ($ver build) loaded"
+	fi
+	[ "$name" = B ] && [ "$FAILOVER" = 1 ] && fo=1 && size=$SIZE
+	[ "$name" = B ] && [ -n "${SMC_INTEROP_LINKS_SIZE:-}" ] && size=$SIZE
+	smc_barrier "il.$name.loaded" 120
+	if [ "$guest" = 1 ]; then
+		serve $port 5
+		smc_barrier "il.$name.listening" 60
+		if [ "$mine" = ours ]; then
+			tap_check "$name: we added a second $ver link to Linux's client over rxe1" \
+				two_links 20
+			ok=1
+			for i in $(seq 600); do
+				conns_on_both && ok=0 && break
+				kill -0 $spid 2>/dev/null || break
+				sleep 0.1
+			done
+			tap_diag <"$SMC_DBG/lgrs"
+			tap_check "$name: connections on both links" [ $ok = 0 ]
+		else
+			tap_check "$name: Linux's netlink: the group is SYMMETRIC, two links" \
+				nl_two_links 30
+		fi
+		wait $spid
+		rc=$?
+		tap_diag </tmp/il.srv
+		tap_check "$name: server: 5 connections verified" [ $rc = 0 ]
+		[ "$mine" = intree ] ||
+			tap_check "$name: the added link is counted" \
+				[ "$(smc_counters smcr_links added)" -gt "$added0" ]
+		smc_barrier "il.$name.done" 300
+		return
+	fi
+	smc_barrier "il.$name.listening" 60
+	tap_check "$name: first connection, 1M each way, verified" \
+		"$SMC_XFER" -q -f smc -p $port -n 1M -t 60 $PEER
+	if [ "$mine" = intree ]; then
+		tap_check "$name: Linux's netlink: the group is SYMMETRIC, two links" \
+			nl_two_links 20
+		tap_check "$name: 4 more connections, $size each way, verified" \
+			"$SMC_XFER" -q -P -f smc -p $port -c 4 -n $size -t 240 $PEER
+		smc_barrier "il.$name.done" 300
+		return
+	fi
+	tap_check "$name: we took Linux's $ver link over rxe1" two_links 20
+	tap_check "$name: the added link is counted" \
 		[ "$(smc_counters smcr_links added)" -gt "$added0" ]
-	"$SMC_XFER" -q -P -f smc -p $((PORT + 1)) -c 4 -n "$SIZE" -t 300 $PEER \
+	"$SMC_XFER" -q -P -f smc -p $port -c 4 -n $size -t 300 $PEER \
 		2>/tmp/il.cli &
 	cpid=$!
 	ok=1
@@ -199,8 +219,8 @@ else
 		sleep 0.1
 	done
 	tap_diag <"$SMC_DBG/lgrs"
-	tap_check "B: connections on both links" [ $ok = 0 ]
-	if [ "$FAILOVER" = 1 ]; then
+	tap_check "$name: connections on both links" [ $ok = 0 ]
+	if [ $fo = 1 ]; then
 		sleep 1
 		echo "smc_interop_links: eth0 down" >/dev/kmsg
 		ip link set eth0 down
@@ -209,27 +229,40 @@ else
 			[ "$(smc_counters smcr_links lost)" -gt "$lost0" ] && ok=0 && break
 			sleep 0.1
 		done
-		tap_check "B: eth0 down: the link over rxe0 is lost" [ $ok = 0 ]
+		tap_check "$name: eth0 down: the link over rxe0 is lost" [ $ok = 0 ]
 	fi
 	wait $cpid
 	rc=$?
 	tap_diag </tmp/il.cli
-	if [ "$FAILOVER" = 1 ]; then
-		tap_check "B: 4 x $SIZE each way verified across the failover" [ $rc = 0 ]
-		tap_check "B: connections moved to the link over rxe1" \
+	if [ $fo = 1 ]; then
+		tap_check "$name: 4 x $size each way verified across the failover" [ $rc = 0 ]
+		tap_check "$name: connections moved to the link over rxe1" \
 			[ "$(smc_counters smcr_links conns_moved)" -gt "$moved0" ]
 		dmesg | sed -n '/smc_interop_links: eth0 down/,$p' | grep smc |
 			tail -n 20 | tap_diag
 		ip link set eth0 up
-		tap_check "B: eth0 back: rxe0 active and the peer reachable" \
+		tap_check "$name: eth0 back: rxe0 active and the peer reachable" \
 			smc_eth0_back $PEER
 	else
-		tap_check "B: 4 x $SIZE each way verified" [ $rc = 0 ]
-		tap_skip "B: eth0 down under the transfers: they move to the link over rxe1" \
-			"$NO_FAILOVER"
+		tap_check "$name: 4 x $size each way verified" [ $rc = 0 ]
+		[ "$name" = B ] &&
+			tap_skip "$name: eth0 down under the transfers: they move to the link over rxe1" \
+				"$NO_FAILOVER"
 	fi
-	smc_barrier il.B.done 300
+	smc_barrier "il.$name.done" 300
+}
+
+phase A ours v2
+phase B intree v2
+if [ -f "$INTREE_V1/smc.ko" ]; then
+	phase C ours v1
+	phase D intree v1
+else
+	tap_skip "C, D: SMC-R v1 second links with Linux's smc" \
+		"its v1 build is missing ($INTREE_V1)"
 fi
+use_ours || tap_fail "our smc.ko back"
+sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
 smc_barrier il.end 120
 ip addr del "$ADDR1/24" dev eth1
 smc_rxe1_del

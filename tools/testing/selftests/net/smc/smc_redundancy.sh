@@ -6,9 +6,10 @@
 # under four running transfers: its RoCE port goes down with it, the link
 # fails at once, the connections on it move to the other link (guest 1
 # learns by DELETE_LINK) and every transfer finishes with verified data. Once eth0 is back,
-# the server adds a link over it again. Last, the second RDMA device goes
+# the server adds a link over it again. Then the second RDMA device goes
 # away under an idle group: the group keeps its first link and serves a
-# new connection.
+# new connection. Last, with rxe1 back, an SMC-R v1 group gets its second
+# link too (the rkeys in ADD_LINK_CONT messages).
 #
 #   +---- guest 0 ----+   link A: rxe0 on eth0 (192.0.2.0/24)   +---- guest 1 ----+
 #   | smc_xfer client |=========================================| smc_xfer -s     |
@@ -34,6 +35,7 @@ LOST_MAX=${SMC_REDUNDANCY_LOST_MAX:-5}
 
 cleanup() {
 	ip link set eth0 up 2>/dev/null
+	sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1 2>/dev/null
 	jobs -p | xargs -r kill 2>/dev/null
 	wait 2>/dev/null
 	smc_rxe1_del 2>/dev/null
@@ -181,6 +183,80 @@ else
 		"$SMC_XFER" -q -f smc -p $((PORT + 2)) -n 1M -t 60 $PEER
 	tap_check "it used SMC-R" [ $(( $(smc_obj_created conn) - c1 )) = 1 ]
 fi
+smc_barrier red.phase6 120
+
+# 6. SMC-R v1 groups get a second link too (ADD_LINK, then the rkeys in
+# ADD_LINK_CONT messages)
+smc_rxe1_add || tap_fail "v1: rxe1 back"
+echo 1 >"$SMC_DBG/flush_idle"
+smc_wait_objs lgr 0 30
+sysctl -q -w net.smc.smcr_v1=2 net.smc.smcr_v2=0
+smc_barrier red.v1 60
+if [ "$guest" = 1 ]; then
+	"$SMC_XFER" -s -q -P -f smc -p $((PORT + 3)) -c 5 -t 120 &
+	spid=$!
+	smc_wait_port $((PORT + 3)) 10
+	smc_barrier red.listening6 60
+	wait $spid
+	tap_check "v1: server: 5 connections verified" [ $? = 0 ]
+else
+	smc_barrier red.listening6 60
+	tap_check "v1: first connection, 1M each way, verified" \
+		"$SMC_XFER" -q -f smc -p $((PORT + 3)) -n 1M -t 60 $PEER
+	tap_check "v1: the group is SMC-R v1 with a second link over rxe1" \
+		eval 'two_links 20 && grep -q " v1 .*links " "$SMC_DBG/lgrs"'
+	"$SMC_XFER" -q -P -f smc -p $((PORT + 3)) -c 4 -n 4M -t 120 $PEER &
+	cpid=$!
+	ok=1
+	for i in $(seq 60); do
+		conns_on_both && ok=0 && break
+		sleep 0.1
+	done
+	tap_diag <"$SMC_DBG/lgrs"
+	tap_check "v1: connections on both links" [ $ok = 0 ]
+	wait $cpid
+	tap_check "v1: 4 more connections, 4M each way, verified" [ $? = 0 ]
+fi
+# the link over rxe1 lost (guest 0 deletes the device) and added again
+# once it is back: the group has 4 or 5 RMBs a side by now, whose rkeys
+# take 2 or 3 ADD_LINK_CONT messages each way; connections on the new
+# link reuse them (no CONFIRM_RKEY)
+smc_barrier red.v1down 60
+if [ "$guest" = 0 ]; then
+	lost0=$(smc_counters smcr_links lost)
+	smc_rxe1_del
+	ok=1
+	for i in $(seq 300); do
+		[ "$(smc_counters smcr_links lost)" -gt "$lost0" ] && ok=0 && break
+		sleep 0.1
+	done
+	tap_check "v1: rxe1 deleted: its link lost" [ $ok = 0 ]
+	tap_check "v1: rxe1 back" smc_rxe1_add
+fi
+tap_check "v1: a link over rxe1 again within 75 s" two_links 75
+smc_barrier red.v1up 60
+if [ "$guest" = 1 ]; then
+	"$SMC_XFER" -s -q -P -f smc -p $((PORT + 4)) -c 4 -t 120 &
+	spid=$!
+	smc_wait_port $((PORT + 4)) 10
+	smc_barrier red.listening7 60
+	wait $spid
+	tap_check "v1: server: 4 connections over the re-added link verified" [ $? = 0 ]
+else
+	smc_barrier red.listening7 60
+	"$SMC_XFER" -q -P -f smc -p $((PORT + 4)) -c 4 -n 4M -t 120 $PEER &
+	cpid=$!
+	ok=1
+	for i in $(seq 60); do
+		conns_on_both && ok=0 && break
+		sleep 0.1
+	done
+	tap_diag <"$SMC_DBG/lgrs"
+	tap_check "v1: connections on both links again" [ $ok = 0 ]
+	wait $cpid
+	tap_check "v1: 4 connections on pooled RMBs, 4M each way, verified" [ $? = 0 ]
+fi
+sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
 smc_barrier red.done 120
 smc_rxe1_del
 echo 1 >"$SMC_DBG/flush_idle"
