@@ -274,17 +274,18 @@ int asmc_llc_add_link_exchange(struct asmc_link *via, struct asmc_llc_msg *req,
 }
 
 /* An ADD_LINK_CONT @in received for the new link @link_id: its entries
- * to @learn, in *@todo how many the peer still has to send.
+ * to @learn, in *@todo how many the peer still has to send. After the
+ * @first, a peer's count may not grow: the exchange ends.
  */
 static int asmc_llc_cont_take(const struct asmc_llc_msg *in, u8 link_id,
 			      void (*learn)(void *ctx,
 					    const struct asmc_llc_rkey *e),
-			      void *ctx, u8 *todo)
+			      void *ctx, u8 *todo, bool first)
 {
 	const struct asmc_llc_add_link_cont *c = &in->add_link_cont;
 	u8 i, got = min_t(u8, c->n_rkeys, ARRAY_SIZE(c->rkeys));
 
-	if (c->link_id != link_id)
+	if (c->link_id != link_id || (!first && c->n_rkeys > *todo))
 		return -EPROTO;
 	for (i = 0; i < got; i++)
 		learn(ctx, &c->rkeys[i]);
@@ -298,7 +299,8 @@ static int asmc_llc_cont_take(const struct asmc_llc_msg *in, u8 link_id,
  * neither side has more. The client's ADD_LINK answer @first goes out
  * once the wait for the server's first one is armed. @learn takes each
  * entry received (its rkey on @via, its rkey and address on the new
- * link). Each message is waited for 2 s.
+ * link). Each message is waited for 2 s; as the peer's count only falls,
+ * at most 129 rounds.
  */
 int asmc_llc_add_link_cont(struct asmc_link *via, u8 link_id,
 			   struct asmc_llc_msg *first,
@@ -310,17 +312,19 @@ int asmc_llc_add_link_cont(struct asmc_link *via, u8 link_id,
 	u8 left = min_t(u16, n, U8_MAX), todo = 0, i;
 	struct asmc_llc_add_link_cont *c;
 	struct asmc_llc_msg m, in;
+	bool initial;
 	int rc;
 
 	if (!server) {
 		rc = asmc_llc_send_wait(via, first, ASMC_LLC_ADD_LINK_CONT,
 					false, &in, ASMC_LLC_WAIT, NULL);
 		if (!rc)
-			rc = asmc_llc_cont_take(&in, link_id, learn, ctx, &todo);
+			rc = asmc_llc_cont_take(&in, link_id, learn, ctx, &todo,
+						true);
 		if (rc)
 			return rc;
 	}
-	for (;;) {
+	for (initial = server;; initial = false) {
 		memset(&m, 0, sizeof(m));
 		m.type = ASMC_LLC_ADD_LINK_CONT;
 		m.flags = server ? 0 : ASMC_LLC_FLAG_RESP;
@@ -334,7 +338,8 @@ int asmc_llc_add_link_cont(struct asmc_link *via, u8 link_id,
 		rc = asmc_llc_send_wait(via, &m, ASMC_LLC_ADD_LINK_CONT,
 					server, &in, ASMC_LLC_WAIT, NULL);
 		if (!rc)
-			rc = asmc_llc_cont_take(&in, link_id, learn, ctx, &todo);
+			rc = asmc_llc_cont_take(&in, link_id, learn, ctx, &todo,
+						initial);
 		if (rc)
 			return rc;
 		if (server && !left && !todo)

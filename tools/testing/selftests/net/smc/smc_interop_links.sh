@@ -106,24 +106,6 @@ nl_two_links() {
 	return 1
 }
 
-# two_links SECS: our debugfs shows a group with active links on rxe0 and rxe1
-two_links() {
-	local i l
-	for i in $(seq $(($1 * 10))); do
-		l=$(grep -E "links [0-9]+:rxe[01]:active:[0-9]+ [0-9]+:rxe[01]:active:[0-9]+ retired" \
-			"$SMC_DBG/lgrs")
-		grep -q rxe0 <<<"$l" && grep -q rxe1 <<<"$l" && return 0
-		sleep 0.1
-	done
-	tap_diag <"$SMC_DBG/lgrs"
-	return 1
-}
-
-conns_on_both() {
-	grep -qE "links [0-9]+:rxe[01]:active:[1-9][0-9]* [0-9]+:rxe[01]:active:[1-9]" \
-		"$SMC_DBG/lgrs"
-}
-
 # serve PORT CONNS: our or Linux's server for CONNS connections, verified
 serve() {
 	"$SMC_XFER" -s -q -P -f smc -p "$1" -c "$2" -t 300 2>/tmp/il.srv &
@@ -173,15 +155,9 @@ phase() {
 		smc_barrier "il.$name.listening" 60
 		if [ "$mine" = ours ]; then
 			tap_check "$name: we added a second $ver link to Linux's client over rxe1" \
-				two_links 20
-			ok=1
-			for i in $(seq 600); do
-				conns_on_both && ok=0 && break
-				kill -0 $spid 2>/dev/null || break
-				sleep 0.1
-			done
-			tap_diag <"$SMC_DBG/lgrs"
-			tap_check "$name: connections on both links" [ $ok = 0 ]
+				smc_two_links 20
+			tap_check "$name: connections on both links" \
+				smc_conns_on_both 60 $spid
 		else
 			tap_check "$name: Linux's netlink: the group is SYMMETRIC, two links" \
 				nl_two_links 30
@@ -207,29 +183,19 @@ phase() {
 		smc_barrier "il.$name.done" 300
 		return
 	fi
-	tap_check "$name: we took Linux's $ver link over rxe1" two_links 20
+	tap_check "$name: we took Linux's $ver link over rxe1" smc_two_links 20
 	tap_check "$name: the added link is counted" \
 		[ "$(smc_counters smcr_links added)" -gt "$added0" ]
 	"$SMC_XFER" -q -P -f smc -p $port -c 4 -n $size -t 300 $PEER \
 		2>/tmp/il.cli &
 	cpid=$!
-	ok=1
-	for i in $(seq 100); do
-		conns_on_both && ok=0 && break
-		sleep 0.1
-	done
-	tap_diag <"$SMC_DBG/lgrs"
-	tap_check "$name: connections on both links" [ $ok = 0 ]
+	tap_check "$name: connections on both links" smc_conns_on_both 10
 	if [ $fo = 1 ]; then
 		sleep 1
 		echo "smc_interop_links: eth0 down" >/dev/kmsg
 		ip link set eth0 down
-		ok=1
-		for i in $(seq 300); do
-			[ "$(smc_counters smcr_links lost)" -gt "$lost0" ] && ok=0 && break
-			sleep 0.1
-		done
-		tap_check "$name: eth0 down: the link over rxe0 is lost" [ $ok = 0 ]
+		tap_check "$name: eth0 down: the link over rxe0 is lost" \
+			smc_link_lost_since "$lost0" 30
 	fi
 	wait $cpid
 	rc=$?

@@ -544,6 +544,49 @@ smc_rxe1_add() {
 	return 1
 }
 
+# smc_two_links SECS: within SECS our link group has two active links, on
+# rxe0 and rxe1 (debugfs lgrs: "links ID:DEV:STATE:CONNS ... retired N");
+# prints the groups when not (for tap_check)
+smc_two_links() {
+	local i l
+	for i in $(seq $(($1 * 10))); do
+		l=$(grep -E "links [0-9]+:rxe[01]:active:[0-9]+ [0-9]+:rxe[01]:active:[0-9]+ retired" \
+			"$SMC_DBG/lgrs")
+		grep -q rxe0 <<<"$l" && grep -q rxe1 <<<"$l" && return 0
+		smc_nap 0.1
+	done
+	cat "$SMC_DBG/lgrs"
+	return 1
+}
+
+# smc_conns_on_both SECS [PID]: within SECS (while PID runs) both links of
+# our group carry connections; prints the groups either way
+smc_conns_on_both() {
+	local i rc=1
+	for i in $(seq $(($1 * 10))); do
+		if grep -qE "links [0-9]+:rxe[01]:active:[1-9][0-9]* [0-9]+:rxe[01]:active:[1-9]" \
+			"$SMC_DBG/lgrs"; then
+			rc=0
+			break
+		fi
+		[ -z "${2:-}" ] || kill -0 "$2" 2>/dev/null || break
+		smc_nap 0.1
+	done
+	cat "$SMC_DBG/lgrs"
+	return $rc
+}
+
+# smc_link_lost_since N SECS: within SECS our links lost (stats smcr_links
+# lost) exceed N
+smc_link_lost_since() {
+	local i
+	for i in $(seq $(($2 * 10))); do
+		[ "$(smc_counters smcr_links lost)" -gt "$1" ] && return 0
+		smc_nap 0.1
+	done
+	return 1
+}
+
 # smc_rxe1_del: rxe1 (smc_rxe1_add) gone again, if it is there
 smc_rxe1_del() {
 	[ -e /sys/class/infiniband/rxe1 ] || return 0

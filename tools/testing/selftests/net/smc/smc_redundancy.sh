@@ -43,26 +43,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# two_links SECS: within SECS the local link group has two active links,
-# on rxe0 and rxe1 (debugfs lgrs: "links ID:DEV:STATE:CONNS ... retired N")
-two_links() {
-	local i l
-	for i in $(seq $(($1 * 10))); do
-		l=$(grep -E "links [0-9]+:rxe[01]:active:[0-9]+ [0-9]+:rxe[01]:active:[0-9]+ retired" \
-			"$SMC_DBG/lgrs")
-		grep -q rxe0 <<<"$l" && grep -q rxe1 <<<"$l" && return 0
-		sleep 0.1
-	done
-	tap_diag <"$SMC_DBG/lgrs"
-	return 1
-}
-
-# conns_on_both: both links of the group carry connections (debugfs lgrs)
-conns_on_both() {
-	grep -qE "links [0-9]+:rxe[01]:active:[1-9][0-9]* [0-9]+:rxe[01]:active:[1-9]" \
-		"$SMC_DBG/lgrs"
-}
-
 smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"
 [ -e /sys/class/net/eth1 ] || ksft_skip_all "no second path (eth1) between the guests"
 smc_rxe1_add || ksft_skip_all "no rxe1 on eth1"
@@ -88,16 +68,10 @@ else
 	# the first connection builds the group, the others join it
 	tap_check "first connection, 1M each way, verified" \
 		"$SMC_XFER" -q -f smc -p $PORT -n 1M -t 60 $PEER
-	tap_check "the server added a link over the second path" two_links 20
+	tap_check "the server added a link over the second path" smc_two_links 20
 	"$SMC_XFER" -q -P -f smc -p $PORT -c 3 -n 1M -t 60 $PEER &
 	cpid=$!
-	ok=1
-	for i in $(seq 60); do
-		conns_on_both && ok=0 && break
-		sleep 0.1
-	done
-	tap_diag <"$SMC_DBG/lgrs"
-	tap_check "connections on both links" [ $ok = 0 ]
+	tap_check "connections on both links" smc_conns_on_both 6
 	wait $cpid
 	tap_check "3 more connections, verified" [ $? = 0 ]
 fi
@@ -124,20 +98,13 @@ else
 	smc_barrier red.listening2 60
 	"$SMC_XFER" -q -P -f smc -p $((PORT + 1)) -c 4 -n "$SIZE" -t 300 $PEER 2>/tmp/red.cli &
 	cpid=$!
-	for i in $(seq 100); do
-		conns_on_both && break
-		sleep 0.1
-	done
-	tap_diag <"$SMC_DBG/lgrs"
+	smc_conns_on_both 10 | tap_diag
 	sleep 2
 	echo "smc_redundancy: eth0 down" >/dev/kmsg
 	ip link set eth0 down
 	t0=$SECONDS
-	ok=1
-	for i in $(seq 300); do
-		[ "$(smc_counters smcr_links lost)" -gt "$lost0" ] && ok=0 && break
-		sleep 0.1
-	done
+	smc_link_lost_since "$lost0" 30
+	ok=$?
 	# rxe0's port goes down with eth0: its link fails at once, where
 	# a lost path alone is found by the keepalive (~9 s)
 	tap_check "link A lost within $LOST_MAX s of eth0 down (after $((SECONDS - t0)) s)" \
@@ -158,7 +125,7 @@ fi
 smc_barrier red.phase3 300
 
 # 3. the path is back: the server adds a link over it again
-tap_check "a link over rxe0 again within 75 s" two_links 75
+tap_check "a link over rxe0 again within 75 s" smc_two_links 75
 smc_barrier red.phase4 120
 
 # 4. rxe1 goes away under the idle group: it keeps link A
@@ -193,7 +160,7 @@ smc_wait_objs lgr 0 30
 sysctl -q -w net.smc.smcr_v1=2 net.smc.smcr_v2=0
 smc_barrier red.v1 60
 if [ "$guest" = 1 ]; then
-	"$SMC_XFER" -s -q -P -f smc -p $((PORT + 3)) -c 5 -t 120 &
+	"$SMC_XFER" -s -q -P -f smc -p $((PORT + 3)) -c 5 -t 300 &
 	spid=$!
 	smc_wait_port $((PORT + 3)) 10
 	smc_barrier red.listening6 60
@@ -204,16 +171,10 @@ else
 	tap_check "v1: first connection, 1M each way, verified" \
 		"$SMC_XFER" -q -f smc -p $((PORT + 3)) -n 1M -t 60 $PEER
 	tap_check "v1: the group is SMC-R v1 with a second link over rxe1" \
-		eval 'two_links 20 && grep -q " v1 .*links " "$SMC_DBG/lgrs"'
-	"$SMC_XFER" -q -P -f smc -p $((PORT + 3)) -c 4 -n 4M -t 120 $PEER &
+		eval 'smc_two_links 20 && grep -q " v1 .*links " "$SMC_DBG/lgrs"'
+	"$SMC_XFER" -q -P -f smc -p $((PORT + 3)) -c 4 -n 4M -t 300 $PEER &
 	cpid=$!
-	ok=1
-	for i in $(seq 60); do
-		conns_on_both && ok=0 && break
-		sleep 0.1
-	done
-	tap_diag <"$SMC_DBG/lgrs"
-	tap_check "v1: connections on both links" [ $ok = 0 ]
+	tap_check "v1: connections on both links" smc_conns_on_both 6
 	wait $cpid
 	tap_check "v1: 4 more connections, 4M each way, verified" [ $? = 0 ]
 fi
@@ -225,18 +186,13 @@ smc_barrier red.v1down 60
 if [ "$guest" = 0 ]; then
 	lost0=$(smc_counters smcr_links lost)
 	smc_rxe1_del
-	ok=1
-	for i in $(seq 300); do
-		[ "$(smc_counters smcr_links lost)" -gt "$lost0" ] && ok=0 && break
-		sleep 0.1
-	done
-	tap_check "v1: rxe1 deleted: its link lost" [ $ok = 0 ]
+	tap_check "v1: rxe1 deleted: its link lost" smc_link_lost_since "$lost0" 30
 	tap_check "v1: rxe1 back" smc_rxe1_add
 fi
-tap_check "v1: a link over rxe1 again within 75 s" two_links 75
+tap_check "v1: a link over rxe1 again within 75 s" smc_two_links 75
 smc_barrier red.v1up 60
 if [ "$guest" = 1 ]; then
-	"$SMC_XFER" -s -q -P -f smc -p $((PORT + 4)) -c 4 -t 120 &
+	"$SMC_XFER" -s -q -P -f smc -p $((PORT + 4)) -c 4 -t 300 &
 	spid=$!
 	smc_wait_port $((PORT + 4)) 10
 	smc_barrier red.listening7 60
@@ -244,15 +200,9 @@ if [ "$guest" = 1 ]; then
 	tap_check "v1: server: 4 connections over the re-added link verified" [ $? = 0 ]
 else
 	smc_barrier red.listening7 60
-	"$SMC_XFER" -q -P -f smc -p $((PORT + 4)) -c 4 -n 4M -t 120 $PEER &
+	"$SMC_XFER" -q -P -f smc -p $((PORT + 4)) -c 4 -n 4M -t 300 $PEER &
 	cpid=$!
-	ok=1
-	for i in $(seq 60); do
-		conns_on_both && ok=0 && break
-		sleep 0.1
-	done
-	tap_diag <"$SMC_DBG/lgrs"
-	tap_check "v1: connections on both links again" [ $ok = 0 ]
+	tap_check "v1: connections on both links again" smc_conns_on_both 6
 	wait $cpid
 	tap_check "v1: 4 connections on pooled RMBs, 4M each way, verified" [ $? = 0 ]
 fi
