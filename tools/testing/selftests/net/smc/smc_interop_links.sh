@@ -154,7 +154,7 @@ phase() {
 		use_intree "$ver" || tap_fail "$name: Linux's smc ($ver build) loaded"
 	fi
 	[ "$name" = B ] && [ "$FAILOVER" = 1 ] && fo=1 && size=$SIZE
-	[ "$name" = B ] && [ -n "${SMC_INTEROP_LINKS_SIZE:-}" ] && size=$SIZE
+	[ -n "${SMC_INTEROP_LINKS_SIZE:-}" ] && size=$SIZE
 	smc_barrier "il.$name.loaded" 120
 	if [ "$guest" = 1 ]; then
 		serve $port $((CONNS + 1))
