@@ -62,8 +62,8 @@ enum asmc_fault_site {
 				 * CONFIRM_LINK late (ASMC_FAULT_LATECL_MS):
 				 * it has arrived by then
 				 */
-	ASMC_FAULT_LOSTCQE,	/* a failed (flushed) send's completion never
-				 * comes, as rxe may not flush a QP's sends
+	ASMC_FAULT_LOSTCQE,	/* a send's completion never comes (rxe may
+				 * not flush a QP's sends)
 				 */
 	ASMC_FAULT_MAX
 };

@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 #include <net/addrconf.h>
 #include <net/ip.h>
+#include <net/route.h>
 #include <net/sock.h>
 #include <rdma/ib_cache.h>
 #include "clc_wire.h"
@@ -512,6 +513,14 @@ int asmc_ib_select_alt(struct net *net, const struct asmc_ibsel *const *used,
 		memcpy(&daddr, peer_gid + 12, 4);
 	else if (must_reach)
 		return -EAFNOSUPPORT;
+	if (daddr && inet_addr_type(net, daddr) == RTN_LOCAL) {
+		/* a group with ourselves: its link loops back through its
+		 * device, another one would add nothing
+		 */
+		if (must_reach)
+			return -ENODEV;
+		daddr = 0;
+	}
 	rcu_read_lock();
 	for (pass = daddr ? 0 : 1; pass < (must_reach ? 1 : 2) && !found;
 	     pass++) {

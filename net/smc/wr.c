@@ -130,8 +130,10 @@ static void asmc_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct asmc_link *lnk = tx->link;
 	int status = wc->status == IB_WC_SUCCESS ? 0 : -ECONNRESET;
 
-	/* a flushed send whose completion never comes, as with rxe */
-	if (status && asmc_fault(ASMC_FAULT_LOSTCQE))
+	/* as rxe may never flush a send: here on a working link too (the
+	 * connection may then fail, what it holds must still be let go)
+	 */
+	if (asmc_fault(ASMC_FAULT_LOSTCQE))
 		return;		/* the slot stays busy until the link goes */
 	if (status)
 		asmc_wr_wc_error(lnk, wc, "send");
