@@ -41,11 +41,12 @@ bool asmc_ib_any_device(void)
 }
 
 /* Read the ports' state; a bit in the result for each port that was
- * active and is no longer.
+ * active and is no longer, in @went_up for each that became active.
  */
-static unsigned long asmc_ib_port_refresh(struct asmc_ibdev *dev)
+static unsigned long asmc_ib_port_refresh(struct asmc_ibdev *dev,
+					  unsigned long *went_up)
 {
-	unsigned long went_down = 0;
+	unsigned long went_down = 0, up = 0;
 	struct ib_port_attr attr;
 	u8 i;
 
@@ -57,11 +58,15 @@ static unsigned long asmc_ib_port_refresh(struct asmc_ibdev *dev)
 		spin_lock_bh(&dev->lock);
 		if (dev->ports[i].active && attr.state != IB_PORT_ACTIVE)
 			went_down |= BIT(i);
+		if (!dev->ports[i].active && attr.state == IB_PORT_ACTIVE)
+			up |= BIT(i);
 		dev->ports[i].active = attr.state == IB_PORT_ACTIVE;
 		dev->ports[i].mtu = attr.active_mtu;
 		dev->ports[i].gid_tbl_len = attr.gid_tbl_len;
 		spin_unlock_bh(&dev->lock);
 	}
+	if (went_up)
+		*went_up = up;
 	return went_down;
 }
 
@@ -69,12 +74,18 @@ static void asmc_ib_port_work(struct work_struct *work)
 {
 	struct asmc_ibdev *dev = container_of(work, struct asmc_ibdev,
 					      port_work);
-	unsigned long down = asmc_ib_port_refresh(dev);
+	bool gids = test_and_clear_bit(ASMC_IBDEV_GIDS_CHANGED, &dev->events);
+	unsigned long up, down = asmc_ib_port_refresh(dev, &up);
 	u8 i;
 
 	for (i = 0; i < dev->nports; i++)
 		if (down & BIT(i))
 			asmc_lgr_port_down(dev, i + 1);
+	/* a port that came up, or a new address on one, may carry a second
+	 * link for groups that have one
+	 */
+	if (up || gids)
+		asmc_lgr_ports_up();
 }
 
 /* Port events come in atomic context: refresh from a work item. */
@@ -85,9 +96,11 @@ static void asmc_ib_event(struct ib_event_handler *handler,
 					      event_handler);
 
 	switch (ev->event) {
+	case IB_EVENT_GID_CHANGE:
+		set_bit(ASMC_IBDEV_GIDS_CHANGED, &dev->events);
+		fallthrough;
 	case IB_EVENT_PORT_ACTIVE:
 	case IB_EVENT_PORT_ERR:
-	case IB_EVENT_GID_CHANGE:
 	case IB_EVENT_LID_CHANGE:
 	case IB_EVENT_DEVICE_FATAL:
 		schedule_work(&dev->port_work);
@@ -122,7 +135,7 @@ static int asmc_ib_add(struct ib_device *ibdev)
 		kfree(dev);
 		return rc;
 	}
-	asmc_ib_port_refresh(dev);
+	asmc_ib_port_refresh(dev, NULL);
 	INIT_IB_EVENT_HANDLER(&dev->event_handler, ibdev, asmc_ib_event);
 	ib_register_event_handler(&dev->event_handler);
 	ib_set_client_data(ibdev, &asmc_ib_client, dev);
@@ -133,6 +146,7 @@ static int asmc_ib_add(struct ib_device *ibdev)
 	asmc_obj_created(ASMC_OBJ_IBDEV, dev);
 	pr_info("using RDMA device %s (%u port%s)\n", dev_name(&ibdev->dev),
 		dev->nports, dev->nports > 1 ? "s" : "");
+	asmc_lgr_ports_up();	/* groups may take a link on it */
 	return 0;
 }
 
@@ -441,6 +455,24 @@ static bool asmc_ib_ndev_reaches(struct net *net, struct net_device *ndev,
 	return ok;
 }
 
+/* The IPv4 address of an IP-based GID (v4-mapped IPv6): true with @addr set */
+static bool asmc_ib_gid_v4(const u8 *gid, __be32 *addr)
+{
+	if (!ipv6_addr_v4mapped((const struct in6_addr *)gid))
+		return false;
+	memcpy(addr, gid + 12, 4);
+	return true;
+}
+
+/* Is the IPv4 address of @gid one of ours (a group with ourselves)? */
+bool asmc_ib_peer_local(struct net *net, const u8 *gid)
+{
+	__be32 addr;
+
+	return asmc_ib_gid_v4(gid, &addr) &&
+	       inet_addr_type(net, addr) == RTN_LOCAL;
+}
+
 /* Does the device of @sel reach the IPv4 RoCE v2 GID @gid? */
 bool asmc_ib_sel_reaches(struct net *net, const struct asmc_ibsel *sel,
 			 const u8 *gid)
@@ -449,9 +481,8 @@ bool asmc_ib_sel_reaches(struct net *net, const struct asmc_ibsel *sel,
 	__be32 daddr, saddr;
 	bool ok;
 
-	if (!ipv6_addr_v4mapped((const struct in6_addr *)gid))
+	if (!asmc_ib_gid_v4(gid, &daddr))
 		return false;
-	memcpy(&daddr, gid + 12, 4);
 	ndev = dev_get_by_index(net, sel->ifindex);
 	if (!ndev)
 		return false;
@@ -509,9 +540,7 @@ int asmc_ib_select_alt(struct net *net, const struct asmc_ibsel *const *used,
 	u8 p;
 
 	memset(sel, 0, sizeof(*sel));
-	if (ipv6_addr_v4mapped((const struct in6_addr *)peer_gid))
-		memcpy(&daddr, peer_gid + 12, 4);
-	else if (must_reach)
+	if (!asmc_ib_gid_v4(peer_gid, &daddr) && must_reach)
 		return -EAFNOSUPPORT;
 	if (daddr && inet_addr_type(net, daddr) == RTN_LOCAL) {
 		/* a group with ourselves: its link loops back through its

@@ -14,6 +14,8 @@
 
 #define ASMC_IB_MAX_PORTS	2
 
+#define ASMC_IBDEV_GIDS_CHANGED	0	/* events: a GID table changed */
+
 struct asmc_ibport {
 	bool		active;		/* IB_PORT_ACTIVE */
 	enum ib_mtu	mtu;		/* active MTU */
@@ -34,6 +36,7 @@ struct asmc_ibdev {
 	bool			removing;
 	struct ib_event_handler	event_handler;
 	struct work_struct	port_work;
+	unsigned long		events;		/* ASMC_IBDEV_* bits */
 	spinlock_t		lock;		/* ports */
 	u8			nports;
 	struct asmc_ibport	ports[ASMC_IB_MAX_PORTS];
@@ -63,6 +66,7 @@ int asmc_ib_select_v1(struct sock *clcsk, bool any_gid,
 int asmc_ib_select_alt(struct net *net, const struct asmc_ibsel *const *used,
 		       int nused, const u8 *peer_gid, bool must_reach,
 		       u8 version, bool v1_any_gid, struct asmc_ibsel *sel);
+bool asmc_ib_peer_local(struct net *net, const u8 *gid);
 bool asmc_ib_sel_reaches(struct net *net, const struct asmc_ibsel *sel,
 			 const u8 *gid);
 void asmc_ibsel_put(struct asmc_ibsel *sel);

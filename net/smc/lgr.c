@@ -1166,6 +1166,19 @@ void asmc_lgr_port_down(const struct asmc_ibdev *dev, u8 port)
 	spin_unlock_bh(&asmc_lgr_all_lock);
 }
 
+/* A port of ours came up or its GIDs changed: every group looks for a
+ * second link (server) or asks for one (client) where it would take one.
+ */
+void asmc_lgr_ports_up(void)
+{
+	struct asmc_lgr *lgr;
+
+	spin_lock_bh(&asmc_lgr_all_lock);
+	list_for_each_entry(lgr, &asmc_lgr_all, all_node)
+		asmc_lgr_link_soon(lgr);
+	spin_unlock_bh(&asmc_lgr_all_lock);
+}
+
 /* Free idle groups now (debugfs "flush_idle"), for tests. */
 void asmc_lgr_flush_idle(void)
 {

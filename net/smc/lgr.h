@@ -32,6 +32,10 @@
  */
 #define ASMC_LINK_READD_DELAY	(10 * HZ)
 #define ASMC_LINK_RETRY_DELAY	(30 * HZ)
+/* a port of ours came up: look (server) or ask (client) this much later,
+ * once its GIDs have settled
+ */
+#define ASMC_LINK_PORTUP_DELAY	(HZ)
 #define ASMC_CONNS_PER_LGR	255	/* most; net.smc.smcr_max_conns_per_lgr */
 /* rkeys of our RMBs a peer keeps per link group (one per connection) */
 #define ASMC_PEER_RKEYS_MAX	ASMC_CONNS_PER_LGR
@@ -261,6 +265,13 @@ struct asmc_lgr {
 	bool			hashed;
 	bool			terminating;
 	bool			no_link_offered; /* or the peer refused one */
+	/* a client asked for a link to this GID of its (REQUEST_ADD_LINK,
+	 * v1 invite): our next offer prefers a port reaching it; ask_answer:
+	 * a REQUEST_ADD_LINK waits for the offer or our echo. mutex.
+	 */
+	bool			ask_gid_set;
+	bool			ask_answer;
+	u8			ask_gid[16];
 	int			down_err;	/* errno if links ending ends it */
 
 	struct mutex		mutex;
@@ -278,7 +289,8 @@ struct asmc_lgr {
 	 * (read): every RMB the peer knows gets its rkey on the new link
 	 */
 	struct rw_semaphore	rkey_rwsem;
-	struct delayed_work	add_link_work;	/* server: look for a link */
+	/* server: look for a link; client: ask the server for one */
+	struct delayed_work	add_link_work;
 	struct work_struct	failover_work;	/* links went down */
 	/* the peer's RMBs (ASMC_PEER_RKEYS_MAX), under rtok_lock (bh) */
 	spinlock_t		rtok_lock;
@@ -349,6 +361,9 @@ void asmc_lgr_show(struct seq_file *m);
 struct asmc_lgr *asmc_lgr_get_nth(struct net *net, unsigned long n);
 u32 asmc_lgr_links_on(const struct asmc_ibdev *dev, u8 port);
 void asmc_lgr_port_down(const struct asmc_ibdev *dev, u8 port);
+void asmc_lgr_ports_up(void);
+void asmc_lgr_link_soon(struct asmc_lgr *lgr);
+void asmc_lgr_link_asked(struct asmc_lgr *lgr, const u8 *gid, bool answer);
 void asmc_lgr_link_down(struct asmc_link *lnk);
 /* group internals for link.c (redundancy, failover) */
 void asmc_lgr_terminate(struct asmc_lgr *lgr, int err);

@@ -375,6 +375,42 @@ void asmc_lgr_want_link(struct asmc_lgr *lgr, unsigned long delay)
 		asmc_lgr_put(lgr);	/* cannot be the last */
 }
 
+/* Run the group's link work after @delay, sooner if it was pending. */
+static void asmc_lgr_link_work_at(struct asmc_lgr *lgr, unsigned long delay)
+{
+	if (READ_ONCE(lgr->terminating) || !kref_get_unless_zero(&lgr->ref))
+		return;
+	if (mod_delayed_work(asmc_hs_wq, &lgr->add_link_work, delay))
+		asmc_lgr_put(lgr);	/* was pending: holds one, not the last */
+}
+
+/* A port of ours came up: a server looks for another link for the group,
+ * a client asks its server for one (the link work checks whether the
+ * group would take one). Atomic context allowed.
+ */
+void asmc_lgr_link_soon(struct asmc_lgr *lgr)
+{
+	asmc_lgr_link_work_at(lgr, ASMC_LINK_PORTUP_DELAY);
+}
+
+/* Server: the client asked for a link to its port of @gid (NULL: none
+ * named), now rather than at the next retry; with @answer it waits for
+ * the offer or, if none comes, our REQUEST_ADD_LINK echo.
+ */
+void asmc_lgr_link_asked(struct asmc_lgr *lgr, const u8 *gid, bool answer)
+{
+	if (lgr->role != ASMC_ROLE_SERVER)
+		return;
+	mutex_lock(&lgr->mutex);
+	lgr->ask_answer |= answer;
+	lgr->ask_gid_set = gid &&
+			   ipv6_addr_v4mapped((const struct in6_addr *)gid);
+	if (lgr->ask_gid_set)
+		memcpy(lgr->ask_gid, gid, 16);
+	mutex_unlock(&lgr->mutex);
+	asmc_lgr_link_work_at(lgr, 0);
+}
+
 /* The device @dev goes away: its links go down now, their connections
  * move or end (process context; the caller holds a group reference).
  */
@@ -585,8 +621,8 @@ static void asmc_link_server_add(struct asmc_lgr *lgr)
 	struct asmc_llc_msg req, resp;
 	struct asmc_link *via, *lnk;
 	struct asmc_ibsel sel;
-	bool wanted, answered = false;
-	u8 *big = NULL;
+	bool wanted, answered = false, answer, offered = false;
+	u8 *big = NULL, target[16];
 	int rc, n;
 	u16 nrk;
 
@@ -594,15 +630,23 @@ static void asmc_link_server_add(struct asmc_lgr *lgr)
 	mutex_lock(&lgr->mutex);
 	via = asmc_lgr_pick_link(lgr);
 	wanted = via && asmc_lgr_link_wanted(lgr);
+	/* a port reaching the one the client asked for, else its first */
+	if (via)
+		memcpy(target, lgr->ask_gid_set ? lgr->ask_gid : via->peer_gid,
+		       16);
+	answer = lgr->ask_answer;
+	lgr->ask_gid_set = false;
+	lgr->ask_answer = false;
 	mutex_unlock(&lgr->mutex);
 	if (!wanted)
 		goto out;
 	n = asmc_lgr_link_sels(lgr, used);
-	if (asmc_ib_select_alt(lgr->net, used, n, via->peer_gid, false,
+	if (asmc_ib_select_alt(lgr->net, used, n, target, false,
 			       lgr->smc_version, via->sel.roce_v2, &sel)) {
 		if (!lgr->no_link_offered) {
 			lgr->no_link_offered = true;
 			asmc_llc_offer_no_link(via);
+			offered = true;
 		}
 		goto out;
 	}
@@ -617,6 +661,7 @@ static void asmc_link_server_add(struct asmc_lgr *lgr)
 		goto retire;
 	}
 	asmc_link_fill_add(lnk, via, &req, false, rk, nrk);
+	offered = true;
 	rc = asmc_llc_add_link_exchange(via, &req, &resp, &big);
 	if (!rc && resp.flags & ASMC_LLC_FLAG_ADD_LNK_REJ) {
 		pr_debug("lgr %u: peer rejects link %u\n", lgr->id,
@@ -667,8 +712,11 @@ retire:
 					  ASMC_LLC_DEL_LOST_PATH);
 	asmc_lgr_link_retire(lgr, lnk);
 out:
+	if (answer && !offered && via)
+		asmc_llc_req_add_link_none(via);
 	/* a group that lost a link looks again later (the peer's port may
-	 * come back); one that never had a second keeps to one
+	 * come back); one that never had a second waits for a port to come
+	 * up or the client to ask
 	 */
 	mutex_lock(&lgr->mutex);
 	wanted = lgr->retired_num && asmc_lgr_link_wanted(lgr);
@@ -680,12 +728,63 @@ out:
 	kfree(rk);
 }
 
+/* Client: ask the server for a link on another port of ours (one that
+ * came up): v2 REQUEST_ADD_LINK with our GIDs, the one in use first; v1
+ * an ADD_LINK "invite" naming the port. The server answers with an
+ * ADD_LINK offer of its own, or not at all (its echo is dropped).
+ */
+static void asmc_link_client_ask(struct asmc_lgr *lgr)
+{
+	const struct asmc_ibsel *used[ASMC_LINKS_MAX];
+	struct asmc_llc_msg m = {};
+	struct asmc_link *via;
+	struct asmc_ibsel sel;
+	u8 gids[2][16];
+	bool wanted;
+	int rc, n;
+
+	down_write(&lgr->rkey_rwsem);
+	mutex_lock(&lgr->mutex);
+	via = asmc_lgr_pick_link(lgr);
+	wanted = via && asmc_lgr_link_wanted(lgr);
+	mutex_unlock(&lgr->mutex);
+	/* a group with ourselves keeps its one link */
+	if (!wanted || asmc_ib_peer_local(lgr->net, via->peer_gid))
+		goto out;
+	n = asmc_lgr_link_sels(lgr, used);
+	if (asmc_ib_select_alt(lgr->net, used, n, via->peer_gid, false,
+			       lgr->smc_version, via->sel.roce_v2, &sel))
+		goto out;
+	if (lgr->smc_version >= 2) {
+		m.type = ASMC_LLC_REQ_ADD_LINK;
+		memcpy(gids[0], via->sel.gid, 16);
+		memcpy(gids[1], sel.gid, 16);
+		m.req_add_link.n_gids = 2;
+		m.req_add_link.gids = gids[0];
+	} else {
+		m.type = ASMC_LLC_ADD_LINK;
+		memcpy(m.add_link.mac, sel.mac, ETH_ALEN);
+		memcpy(m.add_link.gid, sel.gid, 16);
+	}
+	rc = asmc_llc_send_big(via, &m);
+	pr_debug("lgr %u: asked for a link on %s: %d\n", lgr->id,
+		 dev_name(&sel.dev->ibdev->dev), rc);
+	if (!rc)
+		asmc_stats_wire(lgr->net, ASMC_STAT_LINK_ASKED, 1);
+	asmc_ibsel_put(&sel);
+out:
+	up_write(&lgr->rkey_rwsem);
+}
+
 void asmc_link_add_work(struct work_struct *work)
 {
 	struct asmc_lgr *lgr = container_of(to_delayed_work(work),
 					    struct asmc_lgr, add_link_work);
 
-	asmc_link_server_add(lgr);
+	if (lgr->role == ASMC_ROLE_SERVER)
+		asmc_link_server_add(lgr);
+	else
+		asmc_link_client_ask(lgr);
 	asmc_lgr_put(lgr);	/* taken when the work was queued */
 }
 
@@ -723,7 +822,7 @@ int asmc_link_client_add(struct asmc_link *via, const struct asmc_llc_msg *m)
 	int rc, n;
 	u16 nrk;
 
-	if (m->version != (lgr->smc_version < 2 ? ASMC_LLC_V1 : ASMC_LLC_V2) ||
+	if (m->version != asmc_llc_version(lgr) ||
 	    asmc_llc_is_resp(m) || !a->mtu || !a->link_id ||
 	    (lgr->smc_version >= 2 && !a->has_ext))
 		return -EINVAL;

@@ -29,11 +29,6 @@ struct asmc_llc_rxq {
 					 * connections brings one per RMB
 					 */
 
-static u8 lnk_llc_version(struct asmc_link *lnk)
-{
-	return lnk->lgr->smc_version >= 2 ? ASMC_LLC_V2 : ASMC_LLC_V1;
-}
-
 /* Whether the peer owes an answer to the LLC message in @buf: requests
  * do, but for DELETE_LINK, after which the link goes away.
  */
@@ -51,7 +46,7 @@ static int asmc_llc_send(struct asmc_link *lnk, struct asmc_llc_msg *msg,
 	u8 *buf;
 	int rc, len;
 
-	msg->version = lnk_llc_version(lnk);
+	msg->version = asmc_llc_version(lnk->lgr);
 	rc = asmc_wr_tx_get(lnk, &tx, &buf, wait);
 	if (rc)
 		return rc;
@@ -71,7 +66,7 @@ int asmc_llc_send_big(struct asmc_link *lnk, struct asmc_llc_msg *msg)
 	u8 *buf, *slot;
 	int rc, len;
 
-	msg->version = lnk_llc_version(lnk);
+	msg->version = asmc_llc_version(lnk->lgr);
 	len = asmc_llc_len(msg);
 	if (len < 0)
 		return len;
@@ -218,6 +213,19 @@ void asmc_llc_offer_no_link(struct asmc_link *lnk)
 	memcpy(m.add_link.gid, lnk->sel.gid, 16);
 	if (!asmc_llc_send(lnk, &m, true))
 		asmc_stats_wire(lnk->lgr->net, ASMC_STAT_LLC_ADD_LINK_NONE, 1);
+}
+
+/* Server: the answer to a client's REQUEST_ADD_LINK when no ADD_LINK
+ * offer follows (its first 44 bytes, data zero): a Linux client keeps its
+ * LLC flow open until the one or the other comes.
+ */
+void asmc_llc_req_add_link_none(struct asmc_link *lnk)
+{
+	struct asmc_llc_msg m = {};
+
+	m.type = ASMC_LLC_REQ_ADD_LINK;
+	m.flags = ASMC_LLC_FLAG_RESP;
+	asmc_llc_send(lnk, &m, true);
 }
 
 /* Server, first link of a new group: QP is in RTS. Returns 0 with the
@@ -669,18 +677,35 @@ static void asmc_llc_delete_link_rx(struct asmc_link *lnk,
 	}
 }
 
+/* The client asks for a link to its port of @gid (NULL: none named);
+ * @answer: it waits for our offer or our REQUEST_ADD_LINK echo.
+ */
+static void asmc_llc_link_asked(struct asmc_link *lnk, const u8 *gid,
+				bool answer)
+{
+	asmc_stats_wire(lnk->lgr->net, ASMC_STAT_LINK_PEER_ASKED, 1);
+	asmc_lgr_link_asked(lnk->lgr, gid, answer);
+}
+
 /* The peer's ADD_LINK request (whole, @big when it came with rkeys): a
  * client takes the link when it has a port that reaches the offered one,
- * else (and a server always) it rejects, no alternate path.
+ * else it rejects, no alternate path. A server takes a v1 client's
+ * invite as the client's wish for a link (the offer, if any, is its
+ * answer) and rejects anything else.
  */
 static void asmc_llc_add_link_rx(struct asmc_link *lnk, u8 *raw,
 				 const u8 *big, u32 big_len)
 {
+	bool client = lnk->lgr->role == ASMC_ROLE_CLIENT;
 	struct asmc_llc_msg m;
+	int rc;
 
-	if (lnk->lgr->role == ASMC_ROLE_CLIENT &&
-	    !asmc_llc_parse(big ? : raw, big ? big_len : ASMC_WR_MSG_LEN, &m) &&
-	    !asmc_link_client_add(lnk, &m))
+	rc = asmc_llc_parse(big ? : raw, big ? big_len : ASMC_WR_MSG_LEN, &m);
+	if (!rc && !client && asmc_llc_is_invite(&m)) {
+		asmc_llc_link_asked(lnk, m.add_link.gid, false);
+		return;
+	}
+	if (!rc && client && !asmc_link_client_add(lnk, &m))
 		return;
 	if ((raw[0] >> 4) == ASMC_LLC_V1)
 		raw[2] = (raw[2] & 0xf0) | ASMC_LLC_REJ_NO_ALT_PATH;
@@ -691,10 +716,11 @@ static void asmc_llc_add_link_rx(struct asmc_link *lnk, u8 *raw,
 static void asmc_llc_handle(struct asmc_link *lnk, struct asmc_llc_rxq *q)
 {
 	u8 reply[ASMC_WR_MSG_LEN], *raw = q->msg;
-	struct asmc_llc_msg m;
+	struct asmc_llc_msg m, ral;
 	bool want;
 
-	if (asmc_llc_parse(raw, ASMC_WR_MSG_LEN, &m)) {
+	if (asmc_llc_parse(raw, ASMC_WR_MSG_LEN, &m) &&
+	    (!q->big || asmc_llc_parse(q->big, q->big_len, &m))) {
 		pr_debug("link %p: malformed LLC 0x%02x dropped\n", lnk, raw[0]);
 		return;
 	}
@@ -708,17 +734,23 @@ static void asmc_llc_handle(struct asmc_link *lnk, struct asmc_llc_rxq *q)
 		asmc_llc_add_link_rx(lnk, raw, q->big, q->big_len);
 		break;
 	case ASMC_LLC_REQ_ADD_LINK:
-		/* a client with another port asks: offer a link if we may */
+		/* a client with another port asks: offer a link if we may,
+		 * preferring a port that reaches its second GID
+		 */
 		mutex_lock(&lnk->lgr->mutex);
 		want = lnk->lgr->role == ASMC_ROLE_SERVER &&
 		       asmc_lgr_link_wanted(lnk->lgr);
 		mutex_unlock(&lnk->lgr->mutex);
-		if (want) {
-			asmc_lgr_want_link(lnk->lgr, 0);
+		if (!want) {
+			asmc_llc_req_add_link_none(lnk);
 			break;
 		}
-		memset(raw + 4, 0, ASMC_WR_MSG_LEN - 4);
-		asmc_llc_echo(lnk, raw, 0);
+		if (q->big && !asmc_llc_parse(q->big, q->big_len, &ral) &&
+		    ral.req_add_link.n_gids >= 2)
+			asmc_llc_link_asked(lnk, ral.req_add_link.gids + 16,
+					    true);
+		else
+			asmc_llc_link_asked(lnk, NULL, true);
 		break;
 	case ASMC_LLC_DELETE_LINK:
 		asmc_llc_delete_link_rx(lnk, &m, raw);
@@ -797,7 +829,8 @@ static u8 *asmc_llc_whole(struct asmc_link *lnk, const u8 *first, u32 len)
 {
 	u8 *big;
 
-	if ((first[0] & 0x0f) != ASMC_LLC_ADD_LINK ||
+	if (((first[0] & 0x0f) != ASMC_LLC_ADD_LINK &&
+	     (first[0] & 0x0f) != ASMC_LLC_REQ_ADD_LINK) ||
 	    (first[0] >> 4) != ASMC_LLC_V2 || len <= ASMC_WR_MSG_LEN ||
 	    len > ASMC_LLC_MAX_LEN || !lnk->rx_spill)
 		return NULL;

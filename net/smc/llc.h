@@ -11,6 +11,12 @@
 
 struct asmc_buf;
 
+/* The LLC message version of a group's links (its SMC version's). */
+static inline u8 asmc_llc_version(const struct asmc_lgr *lgr)
+{
+	return lgr->smc_version >= 2 ? ASMC_LLC_V2 : ASMC_LLC_V1;
+}
+
 void asmc_llc_rx(struct asmc_link *lnk, const u8 *buf, u32 len);
 void asmc_llc_link_init(struct asmc_link *lnk);
 void asmc_llc_link_stop(struct asmc_link *lnk);
@@ -24,6 +30,7 @@ void asmc_llc_send_delete_all(struct asmc_link *lnk, u32 reason);
 void asmc_llc_send_delete_link(struct asmc_link *lnk, u8 link_id, u32 reason);
 int asmc_llc_send_big(struct asmc_link *lnk, struct asmc_llc_msg *msg);
 void asmc_llc_offer_no_link(struct asmc_link *lnk);
+void asmc_llc_req_add_link_none(struct asmc_link *lnk);
 int asmc_llc_add_link_cont(struct asmc_link *via, u8 link_id,
 			   struct asmc_llc_msg *first,
 			   const struct asmc_llc_rkey *rk, u16 n,

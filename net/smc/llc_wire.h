@@ -181,4 +181,17 @@ static inline bool asmc_llc_is_resp(const struct asmc_llc_msg *msg)
 	return msg->flags & ASMC_LLC_FLAG_RESP;
 }
 
+/* A v1 client's ADD_LINK "invite": a request naming only the port it
+ * would have a link on (MAC, GID), no QP, link ID, MTU or PSN. The
+ * server answers it with an ADD_LINK offer of its own, if any.
+ */
+static inline bool asmc_llc_is_invite(const struct asmc_llc_msg *msg)
+{
+	const struct asmc_llc_add_link *a = &msg->add_link;
+
+	return msg->type == ASMC_LLC_ADD_LINK &&
+	       msg->version == ASMC_LLC_V1 && !asmc_llc_is_resp(msg) &&
+	       !a->qpn && !a->link_id && !a->mtu && !a->psn;
+}
+
 #endif /* ASMC_LLC_WIRE_H */

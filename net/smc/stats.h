@@ -112,6 +112,8 @@ enum asmc_stat_wire {
 	ASMC_STAT_LINK_LOST,		/* a link of a group with another */
 	ASMC_STAT_LINK_FAILOVER,	/* connections moved to another link */
 	ASMC_STAT_LINK_FAILOVER_LOST,	/* ... that could not move */
+	ASMC_STAT_LINK_ASKED,		/* client: asked the server for one */
+	ASMC_STAT_LINK_PEER_ASKED,	/* server: the client asked */
 	ASMC_STAT_WIRE_MAX
 };
 

@@ -363,6 +363,27 @@ static void test_layouts(struct kunit *test)
 	CHECK(asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m) == -EINVAL,
 	      "REQUEST_ADD_LINK build in a v1 group is -EINVAL");
 
+	/* a v1 client's invite: MAC and GID of its new port, nothing else */
+	memset(&m, 0, sizeof(m));
+	m.type = ASMC_LLC_ADD_LINK;
+	m.version = ASMC_LLC_V1;
+	memcpy(m.add_link.mac, "\x02\x00\x00\x00\x00\x07", 6);
+	memcpy(m.add_link.gid, gid_b, 16);
+	len = asmc_llc_build(buf, ASMC_LLC_MAX_LEN, &m);
+	CHECK(len == 44 && buf[0] == 0x02 && buf[3] == 0 && buf[9] == 7 &&
+	      !memcmp(buf + 12, gid_b, 16) && !buf[28] && !buf[31] &&
+	      !buf[32] && asmc_llc_parse(buf, len, &p) == 0 &&
+	      asmc_llc_is_invite(&p), "v1 ADD_LINK invite builds and is told");
+	buf[31] = 1;
+	CHECK(asmc_llc_parse(buf, len, &p) == 0 && !asmc_llc_is_invite(&p),
+	      "an ADD_LINK with a link ID is no invite");
+	buf[31] = 0;
+	buf[3] = 0x80;
+	CHECK(asmc_llc_parse(buf, len, &p) == 0 && !asmc_llc_is_invite(&p),
+	      "an ADD_LINK response is no invite");
+	CHECK(asmc_llc_parse(add_link_v2, 104, &p) == 0 &&
+	      !asmc_llc_is_invite(&p), "a v2 ADD_LINK is no invite");
+
 	/* header on its own */
 	CHECK(asmc_llc_hdr_parse(add_link_v2, 4, &h) == 0 && h.length == 104 &&
 	      h.type == ASMC_LLC_ADD_LINK && h.version == 2 && h.flags == 0,

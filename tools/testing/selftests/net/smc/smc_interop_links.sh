@@ -7,7 +7,9 @@
 # rxe1 (its group turns SYMMETRIC). Phase B: the roles swap; we take
 # Linux's offer and connections spread over both links. Phases C and D
 # do the same over SMC-R v1 (Linux's v1 build; the rkeys of the new link
-# then go in ADD_LINK_CONT messages, not in the ADD_LINK). With
+# then go in ADD_LINK_CONT messages, not in the ADD_LINK). Phases E-H
+# repeat A-D with a client that adds rxe1 only after the group was made:
+# it asks for the link, the server offers it. With
 # SMC_INTEROP_LINKS_FAILOVER=1, guest 0's eth0 then goes down under the
 # four transfers of B: they move to the link over eth1 and finish with
 # verified data (2026-12-03: 4 x 48M verified). Opt-in, because Linux's smc
@@ -131,9 +133,10 @@ smc_barrier il.ready 60
 # builds the group, its server adds the link over rxe1, then 4 connections
 # spread over both links with verified data (phase B: across the failover
 # with SMC_INTEROP_LINKS_FAILOVER=1).
-phase() {
-	local name=$1 srv=$2 ver=$3 mine port=$((PORT + $(printf '%d' "'$1") - 64))
-	local size=8M fo=0 rc ok i
+# load NAME SERVER VER: this guest's module for the phase; sets mine (ours
+# or intree) and, with ours, the counters before it
+load() {
+	local name=$1 srv=$2 ver=$3
 
 	if { [ "$srv" = ours ] && [ "$guest" = 1 ]; } ||
 	   { [ "$srv" = intree ] && [ "$guest" = 0 ]; }; then
@@ -149,10 +152,23 @@ phase() {
 		added0=$(smc_counters smcr_links added)
 		moved0=$(smc_counters smcr_links conns_moved)
 		lost0=$(smc_counters smcr_links lost)
+		asked0=$(smc_counters smcr_links asked)
+		peer0=$(smc_counters smcr_links peer_asked)
 	else
 		mine=intree
 		use_intree "$ver" || tap_fail "$name: Linux's smc ($ver build) loaded"
 	fi
+}
+
+# the port of phase NAME (a capital letter)
+phase_port() { echo $((PORT + $(printf '%d' "'$1") - 64)); }
+
+phase() {
+	local name=$1 srv=$2 ver=$3 port
+	local size=8M fo=0 rc ok i
+
+	port=$(phase_port "$name")
+	load "$name" "$srv" "$ver"
 	[ "$name" = B ] && [ "$FAILOVER" = 1 ] && fo=1 && size=$SIZE
 	[ -n "${SMC_INTEROP_LINKS_SIZE:-}" ] && size=$SIZE
 	smc_barrier "il.$name.loaded" 120
@@ -224,6 +240,52 @@ phase() {
 	smc_barrier "il.$name.done" 300
 }
 
+# late NAME SERVER VER: as phase, but the client (guest 0) has no rxe1
+# while the group is made: once it adds rxe1 it asks for a link (v2
+# REQUEST_ADD_LINK, v1 an ADD_LINK "invite"; ours and Linux's alike) and
+# the server offers one; then connections on the group, verified
+late() {
+	local name=$1 srv=$2 ver=$3 port rc
+
+	port=$(phase_port "$name")
+	load "$name" "$srv" "$ver"
+	[ "$guest" = 1 ] || smc_rxe1_del
+	smc_barrier "il.$name.loaded" 120
+	if [ "$guest" = 1 ]; then
+		serve $port $((CONNS + 1))
+		smc_barrier "il.$name.listening" 60
+	else
+		smc_barrier "il.$name.listening" 60
+		tap_check "$name: first connection while we have no rxe1, verified" \
+			"$SMC_XFER" -q -f smc -p $port -n 1M -t 60 $PEER
+		smc_rxe1_add || tap_fail "$name: rxe1 back"
+	fi
+	if [ "$mine" = ours ]; then
+		tap_check "$name: a second $ver link once the client's rxe1 is there" \
+			smc_two_links 20
+		if [ "$guest" = 0 ]; then
+			tap_check "$name: we asked Linux's server for it" \
+				[ "$(smc_counters smcr_links asked)" -gt "$asked0" ]
+		else
+			tap_check "$name: Linux's client asked us for it" \
+				[ "$(smc_counters smcr_links peer_asked)" -gt "$peer0" ]
+		fi
+	else
+		tap_check "$name: Linux's netlink: the group is SYMMETRIC, two links" \
+			nl_two_links 20
+	fi
+	if [ "$guest" = 1 ]; then
+		wait $spid
+		rc=$?
+		tap_diag </tmp/il.srv
+		tap_check "$name: server: $((CONNS + 1)) connections verified" [ $rc = 0 ]
+	else
+		tap_check "$name: $CONNS more connections, 1M each way, verified" \
+			"$SMC_XFER" -q -P -f smc -p $port -c $CONNS -n 1M -t 240 $PEER
+	fi
+	smc_barrier "il.$name.done" 300
+}
+
 phase A ours v2
 phase B intree v2
 if [ -f "$INTREE_V1/smc.ko" ]; then
@@ -231,6 +293,15 @@ if [ -f "$INTREE_V1/smc.ko" ]; then
 	phase D intree v1
 else
 	tap_skip "C, D: SMC-R v1 second links with Linux's smc" \
+		"its v1 build is missing ($INTREE_V1)"
+fi
+late E ours v2
+late F intree v2
+if [ -f "$INTREE_V1/smc.ko" ]; then
+	late G ours v1
+	late H intree v1
+else
+	tap_skip "G, H: SMC-R v1 links asked for by the client" \
 		"its v1 build is missing ($INTREE_V1)"
 fi
 use_ours || tap_fail "our smc.ko back"

@@ -8,8 +8,9 @@
 # learns by DELETE_LINK) and every transfer finishes with verified data. Once eth0 is back,
 # the server adds a link over it again. Then the second RDMA device goes
 # away under an idle group: the group keeps its first link and serves a
-# new connection. Last, with rxe1 back, an SMC-R v1 group gets its second
-# link too (the rkeys in ADD_LINK_CONT messages).
+# new connection. Then, with rxe1 back, an SMC-R v1 group gets its second
+# link too (the rkeys in ADD_LINK_CONT messages). Last, groups made while
+# one side had no rxe1 get their second link once it is there (v2 and v1).
 #
 #   +---- guest 0 ----+   link A: rxe0 on eth0 (192.0.2.0/24)   +---- guest 1 ----+
 #   | smc_xfer client |=========================================| smc_xfer -s     |
@@ -206,6 +207,63 @@ else
 	wait $cpid
 	tap_check "v1: 4 connections on pooled RMBs, 4M each way, verified" [ $? = 0 ]
 fi
+
+# 7. a device that comes later: a group made while one side had no rxe1
+# takes its second link as soon as rxe1 is there - a client asks its
+# server (v2 REQUEST_ADD_LINK, v1 an ADD_LINK "invite"), a server offers
+# (where before a group that never had two links kept to one)
+# late NAME WHO VER PORT: guest WHO has no rxe1 while the group is made
+late() {
+	local name=$1 who=$2 ver=$3 port=$4 asked0 peer0 t0
+	smc_barrier "red.late.$name" 120
+	echo 1 >"$SMC_DBG/flush_idle"
+	smc_wait_objs lgr 0 30
+	if [ "$ver" = 1 ]; then
+		sysctl -q -w net.smc.smcr_v1=2 net.smc.smcr_v2=0
+	else
+		sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
+	fi
+	[ "$guest" != "$who" ] || smc_rxe1_del
+	smc_barrier "red.late.$name.gone" 60
+	if [ "$guest" = 1 ]; then
+		"$SMC_XFER" -s -q -f smc -p "$port" -c 1 -t 60 &
+		local spid=$!
+		smc_wait_port "$port" 10
+		smc_barrier "red.late.$name.listening" 60
+		wait $spid
+		tap_check "$name: server: a connection, verified" [ $? = 0 ]
+	else
+		smc_barrier "red.late.$name.listening" 60
+		tap_check "$name: a connection while guest $who has no rxe1, verified" \
+			"$SMC_XFER" -q -f smc -p "$port" -n 1M -t 60 $PEER
+	fi
+	tap_check "$name: the group has one link, on rxe0" \
+		grep -qE "links [0-9]+:rxe0:active:[0-9]+ retired" "$SMC_DBG/lgrs"
+	asked0=$(smc_counters smcr_links asked)
+	peer0=$(smc_counters smcr_links peer_asked)
+	smc_barrier "red.late.$name.one" 60
+	t0=$SECONDS
+	if [ "$guest" = "$who" ]; then
+		tap_check "$name: rxe1 back on guest $who" smc_rxe1_add
+	fi
+	tap_check "$name: a second link within 15 s of rxe1 on guest $who" \
+		smc_two_links 15
+	echo "$name: after $((SECONDS - t0)) s" | tap_diag
+	if [ "$who" = 0 ]; then
+		# the client (guest 0) asked, the server (guest 1) heard it
+		if [ "$guest" = 0 ]; then
+			tap_check "$name: the client asked for the link" \
+				[ "$(smc_counters smcr_links asked)" -gt "$asked0" ]
+		else
+			tap_check "$name: the server was asked for the link" \
+				[ "$(smc_counters smcr_links peer_asked)" -gt "$peer0" ]
+		fi
+	fi
+}
+late v2-client 0 2 $((PORT + 5))
+late v2-server 1 2 $((PORT + 6))
+late v1-client 0 1 $((PORT + 7))
+
 sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
 smc_barrier red.done 120
 smc_rxe1_del
