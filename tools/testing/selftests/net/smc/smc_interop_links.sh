@@ -9,7 +9,8 @@
 # do the same over SMC-R v1 (Linux's v1 build; the rkeys of the new link
 # then go in ADD_LINK_CONT messages, not in the ADD_LINK). Phases E-H
 # repeat A-D with a client that adds rxe1 only after the group was made:
-# it asks for the link, the server offers it. With
+# it asks for the link, the server offers it; in phase I we have no port
+# to offer and answer Linux's client so that it goes on. With
 # SMC_INTEROP_LINKS_FAILOVER=1, guest 0's eth0 then goes down under the
 # four transfers of B: they move to the link over eth1 and finish with
 # verified data (2026-12-03: 4 x 48M verified). Opt-in, because Linux's smc
@@ -286,6 +287,50 @@ late() {
 	smc_barrier "il.$name.done" 300
 }
 
+# no_offer NAME: as late with ours serving v2, but we have no second
+# device either: Linux's client asks (REQUEST_ADD_LINK) and we answer with
+# its echo, no link. That ends its request: without it its LLC flow stays
+# open, and each new RMB of its next connections waits 20 s for it, then
+# the connection falls back to TCP. Its next connections need new RMBs.
+no_offer() {
+	local name=$1 port c1 rc i
+
+	port=$(phase_port "$name")
+	load "$name" ours v2
+	smc_rxe1_del
+	smc_barrier "il.$name.loaded" 120
+	if [ "$guest" = 1 ]; then
+		c1=$(smc_obj_created conn)
+		serve $port $((CONNS + 1))
+		smc_barrier "il.$name.listening" 60
+		for i in $(seq 100); do
+			[ "$(smc_counters smcr_links peer_asked)" -gt "$peer0" ] && break
+			sleep 0.2
+		done
+		tap_check "$name: Linux's client asked us for a link" \
+			[ "$(smc_counters smcr_links peer_asked)" -gt "$peer0" ]
+		smc_barrier "il.$name.asked" 60
+		wait $spid
+		rc=$?
+		tap_diag </tmp/il.srv
+		tap_check "$name: server: $((CONNS + 1)) connections verified" [ $rc = 0 ]
+		tap_check "$name: all of them over SMC-R" \
+			[ $(( $(smc_obj_created conn) - c1 )) = $((CONNS + 1)) ]
+		tap_check "$name: the group keeps one link" \
+			grep -qE "links [0-9]+:rxe0:active:[0-9]+ retired" "$SMC_DBG/lgrs"
+	else
+		smc_barrier "il.$name.listening" 60
+		tap_check "$name: first connection, 1M each way, verified" \
+			"$SMC_XFER" -q -f smc -p $port -n 1M -t 60 $PEER
+		smc_rxe1_add || tap_fail "$name: rxe1 back"
+		smc_barrier "il.$name.asked" 60
+		tap_check "$name: $CONNS connections at once (new RMBs) within 15 s, verified" \
+			"$SMC_XFER" -q -P -f smc -p $port -c $CONNS -n 1M -t 15 $PEER
+	fi
+	smc_barrier "il.$name.done" 300
+	smc_rxe1_add || tap_fail "$name: rxe1 back"
+}
+
 phase A ours v2
 phase B intree v2
 if [ -f "$INTREE_V1/smc.ko" ]; then
@@ -304,6 +349,7 @@ else
 	tap_skip "G, H: SMC-R v1 links asked for by the client" \
 		"its v1 build is missing ($INTREE_V1)"
 fi
+no_offer I
 use_ours || tap_fail "our smc.ko back"
 sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
 smc_barrier il.end 120
