@@ -587,6 +587,19 @@ smc_link_lost_since() {
 	return 1
 }
 
+# smc_check_asked NAME ASKED0 PEER0: one result - on guest 0 (the client)
+# its asks for a link (stats smcr_links asked) exceed ASKED0, on guest 1
+# (the server) the asks it heard (peer_asked) exceed PEER0
+smc_check_asked() {
+	if [ "$GUEST" = 0 ]; then
+		tap_check "$1: the client asked for the link" \
+			[ "$(smc_counters smcr_links asked)" -gt "$2" ]
+	else
+		tap_check "$1: the server was asked for the link" \
+			[ "$(smc_counters smcr_links peer_asked)" -gt "$3" ]
+	fi
+}
+
 # smc_rxe1_del: rxe1 (smc_rxe1_add) gone again, if it is there
 smc_rxe1_del() {
 	[ -e /sys/class/infiniband/rxe1 ] || return 0
