@@ -864,8 +864,10 @@ static int asmc_lgr_create(struct asmc_sock *smc, u8 role, u8 version,
 	return 0;
 }
 
-/* The group is terminating: no link is to be added any more. */
-static void asmc_lgr_cancel_add(struct asmc_lgr *lgr)
+/* The group is terminating: no link is to be added any more. The caller
+ * holds a reference of its own.
+ */
+void asmc_lgr_cancel_add(struct asmc_lgr *lgr)
 {
 	if (cancel_delayed_work(&lgr->add_link_work))
 		kref_put(&lgr->ref, asmc_lgr_release);	/* not the last */
@@ -1168,15 +1170,27 @@ void asmc_lgr_port_down(const struct asmc_ibdev *dev, u8 port)
 
 /* A port of ours came up or its GIDs changed: every group looks for a
  * second link (server) or asks for one (client) where it would take one.
+ * Process context: the lock is let go for each group, which our
+ * reference keeps on the list (it leaves it when freed).
  */
 void asmc_lgr_ports_up(void)
 {
-	struct asmc_lgr *lgr;
+	struct asmc_lgr *lgr, *prev = NULL;
 
 	spin_lock_bh(&asmc_lgr_all_lock);
-	list_for_each_entry(lgr, &asmc_lgr_all, all_node)
+	list_for_each_entry(lgr, &asmc_lgr_all, all_node) {
+		if (!kref_get_unless_zero(&lgr->ref))
+			continue;
+		spin_unlock_bh(&asmc_lgr_all_lock);
+		if (prev)
+			asmc_lgr_put(prev);
 		asmc_lgr_link_soon(lgr);
+		prev = lgr;
+		spin_lock_bh(&asmc_lgr_all_lock);
+	}
 	spin_unlock_bh(&asmc_lgr_all_lock);
+	if (prev)
+		asmc_lgr_put(prev);
 }
 
 /* Free idle groups now (debugfs "flush_idle"), for tests. */

@@ -362,6 +362,7 @@ struct asmc_lgr *asmc_lgr_get_nth(struct net *net, unsigned long n);
 u32 asmc_lgr_links_on(const struct asmc_ibdev *dev, u8 port);
 void asmc_lgr_port_down(const struct asmc_ibdev *dev, u8 port);
 void asmc_lgr_ports_up(void);
+void asmc_lgr_cancel_add(struct asmc_lgr *lgr);
 void asmc_lgr_link_soon(struct asmc_lgr *lgr);
 void asmc_lgr_link_asked(struct asmc_lgr *lgr, const u8 *gid, bool answer);
 void asmc_lgr_link_down(struct asmc_link *lnk);

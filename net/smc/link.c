@@ -366,31 +366,47 @@ void asmc_lgr_failover_work(struct work_struct *work)
 	asmc_lgr_put(lgr);	/* taken when the work was queued */
 }
 
+/* Queue the group's link work after @delay (@sooner: or move it there
+ * if it was pending), never for a terminating group: a termination sets
+ * lgr->terminating, then cancels the work; we queue, then look at the
+ * flag, so the one or the other sees it. Process context, no lgr lock.
+ */
+static void asmc_lgr_queue_link_work(struct asmc_lgr *lgr,
+				     unsigned long delay, bool sooner)
+{
+	bool pending;
+
+	if (READ_ONCE(lgr->terminating) || !kref_get_unless_zero(&lgr->ref))
+		return;
+	kref_get(&lgr->ref);	/* the work's, ours is kept until the end */
+	if (sooner)
+		pending = mod_delayed_work(asmc_hs_wq, &lgr->add_link_work,
+					   delay);
+	else
+		pending = !queue_delayed_work(asmc_hs_wq, &lgr->add_link_work,
+					      delay);
+	if (pending)
+		asmc_lgr_put(lgr);	/* it had one of its own */
+	smp_mb();	/* queued before the flag is read */
+	if (READ_ONCE(lgr->terminating))
+		asmc_lgr_cancel_add(lgr);
+	asmc_lgr_put(lgr);
+}
+
 /* Server: look for another link for the group after @delay. */
 void asmc_lgr_want_link(struct asmc_lgr *lgr, unsigned long delay)
 {
-	if (lgr->role != ASMC_ROLE_SERVER || !kref_get_unless_zero(&lgr->ref))
-		return;
-	if (!queue_delayed_work(asmc_hs_wq, &lgr->add_link_work, delay))
-		asmc_lgr_put(lgr);	/* cannot be the last */
-}
-
-/* Run the group's link work after @delay, sooner if it was pending. */
-static void asmc_lgr_link_work_at(struct asmc_lgr *lgr, unsigned long delay)
-{
-	if (READ_ONCE(lgr->terminating) || !kref_get_unless_zero(&lgr->ref))
-		return;
-	if (mod_delayed_work(asmc_hs_wq, &lgr->add_link_work, delay))
-		asmc_lgr_put(lgr);	/* was pending: holds one, not the last */
+	if (lgr->role == ASMC_ROLE_SERVER)
+		asmc_lgr_queue_link_work(lgr, delay, false);
 }
 
 /* A port of ours came up: a server looks for another link for the group,
  * a client asks its server for one (the link work checks whether the
- * group would take one). Atomic context allowed.
+ * group would take one).
  */
 void asmc_lgr_link_soon(struct asmc_lgr *lgr)
 {
-	asmc_lgr_link_work_at(lgr, ASMC_LINK_PORTUP_DELAY);
+	asmc_lgr_queue_link_work(lgr, ASMC_LINK_PORTUP_DELAY, true);
 }
 
 /* Server: the client asked for a link to its port of @gid (NULL: none
@@ -408,7 +424,7 @@ void asmc_lgr_link_asked(struct asmc_lgr *lgr, const u8 *gid, bool answer)
 	if (lgr->ask_gid_set)
 		memcpy(lgr->ask_gid, gid, 16);
 	mutex_unlock(&lgr->mutex);
-	asmc_lgr_link_work_at(lgr, 0);
+	asmc_lgr_queue_link_work(lgr, 0, true);
 }
 
 /* The device @dev goes away: its links go down now, their connections
