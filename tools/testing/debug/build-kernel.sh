@@ -12,8 +12,10 @@
 # Env: SMC_DEBUG_CACHE (/var/tmp/smc-debug), SMC_DEBUG_TARBALL
 #      (/usr/src/linux-source-6.1.tar.xz), SMC_DEBUG_CONFIG (debug.config
 #      here), SMC_DEBUG_JOBS (nproc).
-# Rebuilds when the tarball or the fragment's CONFIG lines change; resumes an
-# interrupted build of the same inputs.
+# Rebuilds when the tarball or the fragment's CONFIG lines change (a
+# fragment change alone reconfigures the tree in place: Kbuild then
+# recompiles only what the changed options touch); resumes an interrupted
+# build of the same inputs.
 set -eu -o pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -73,6 +75,8 @@ fi
 # only the fragment's effective lines count: comment edits do not rebuild
 fragsum=$(grep -E '^(CONFIG_|# CONFIG_[A-Za-z0-9_]+ is not set)' "$frag" | sha256sum)
 want=$(printf 'recipe %s\n%s\n%s\n' "$recipe" "$tarsum" "$fragsum" | sha256sum | cut -c1-16)
+# what the extracted tree is made of: the config aside
+srckey=$(printf 'recipe %s\n%s\n' "$recipe" "$tarsum" | sha256sum | cut -c1-16)
 
 krel() { make -s -C "$src" kernelrelease 2>/dev/null; }
 
@@ -114,14 +118,18 @@ run_logged() {
 }
 
 t0=$SECONDS
-# Extract and configure unless a previous (maybe interrupted) build of the
-# same inputs got that far: then `make` just continues.
-if [ -n "$force" ] || [ ! -r "$src/.smc-configured" ] || [ "$(cat "$src/.smc-configured")" != "$want" ]; then
+# Extract unless the tree holds this tarball already; configure unless a
+# previous (maybe interrupted) build of the same inputs got that far: then
+# `make` just continues.
+if [ -n "$force" ] || [ ! -r "$src/.smc-source" ] || [ "$(cat "$src/.smc-source")" != "$srckey" ]; then
 	: >"$log"
 	say "extracting $tarball into $src"
 	rm -rf "$src" "$cache/root"
 	mkdir -p "$src"
 	run_logged extract tar -xf "$tarball" -C "$src" --strip-components=1
+	echo "$srckey" >"$src/.smc-source"
+fi
+if [ ! -r "$src/.smc-configured" ] || [ "$(cat "$src/.smc-configured")" != "$want" ]; then
 	say "configuring: x86_64_defconfig + kvm_guest.config + $(basename "$frag")"
 	run_logged defconfig make -C "$src" x86_64_defconfig
 	run_logged kvm_guest.config make -C "$src" kvm_guest.config
