@@ -581,6 +581,34 @@ int asmc_ib_select_alt(struct net *net, const struct asmc_ibsel *const *used,
 	return found ? 0 : -ENODEV;
 }
 
+/* A second link on the port a group uses already (@in_use), towards
+ * another port of the peer's (an "asymmetric" link: one side has a single
+ * port): the same GID, if the port is still active and its network device
+ * reaches @peer_gid. On success @sel holds a device reference.
+ */
+int asmc_ib_select_same(struct net *net, const struct asmc_ibsel *in_use,
+			const u8 *peer_gid, struct asmc_ibsel *sel)
+{
+	struct asmc_ibdev *dev = in_use->dev;
+
+	memset(sel, 0, sizeof(*sel));
+	/* not to ourselves: the peer's "other port" is our own address */
+	if (asmc_ib_peer_local(net, peer_gid) ||
+	    !asmc_ib_sel_reaches(net, in_use, peer_gid))
+		return -EHOSTUNREACH;
+	rcu_read_lock();
+	if (READ_ONCE(dev->removing) ||
+	    !READ_ONCE(dev->ports[in_use->port - 1].active)) {
+		rcu_read_unlock();
+		return -ENODEV;
+	}
+	*sel = *in_use;
+	sel->mtu = READ_ONCE(dev->ports[in_use->port - 1].mtu);
+	asmc_ibdev_get(dev);
+	rcu_read_unlock();
+	return 0;
+}
+
 /* For dumps: a reference to the @n-th (from 0) device in use, or NULL past
  * the last. Release it with asmc_ibdev_put().
  */

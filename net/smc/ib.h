@@ -66,6 +66,8 @@ int asmc_ib_select_v1(struct sock *clcsk, bool any_gid,
 int asmc_ib_select_alt(struct net *net, const struct asmc_ibsel *const *used,
 		       int nused, const u8 *peer_gid, bool must_reach,
 		       u8 version, bool v1_any_gid, struct asmc_ibsel *sel);
+int asmc_ib_select_same(struct net *net, const struct asmc_ibsel *in_use,
+			const u8 *peer_gid, struct asmc_ibsel *sel);
 bool asmc_ib_peer_local(struct net *net, const u8 *gid);
 bool asmc_ib_sel_reaches(struct net *net, const struct asmc_ibsel *sel,
 			 const u8 *gid);

@@ -1133,10 +1133,11 @@ u32 asmc_lgr_links_on(const struct asmc_ibdev *dev, u8 port)
 	return n;
 }
 
-/* Port @port of @dev went down: a link on it whose group has another
- * active link fails now, so that its connections move at once. A group's
- * only link waits for its keepalive: the port may come back before the
- * peer gives up, and the connections survive a short flap.
+/* Port @port of @dev went down: a link on it whose group has an active
+ * link on another port fails now, so that its connections move at once.
+ * A group with no link elsewhere waits for its keepalive: the port may
+ * come back before the peer gives up, and the connections survive a short
+ * flap.
  */
 void asmc_lgr_port_down(const struct asmc_ibdev *dev, u8 port)
 {
@@ -1153,7 +1154,12 @@ void asmc_lgr_port_down(const struct asmc_ibdev *dev, u8 port)
 				continue;
 			for (j = 0; j < ASMC_LINKS_MAX; j++) {
 				other = lgr->links[j];
+				/* one on another port (an asymmetric group may
+				 * have both links on this one)
+				 */
 				if (other && other != lnk &&
+				    (other->sel.dev != dev ||
+				     other->sel.port != port) &&
 				    READ_ONCE(other->state) == ASMC_LNK_ACTIVE)
 					break;
 			}

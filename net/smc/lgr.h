@@ -246,6 +246,17 @@ struct asmc_rtoken {
  * holds a reference for each connection and one while it is hashed.
  * mutex protects links, conns membership and the buffer lists.
  */
+/* What a group's active links share; the numbers are those the netlink
+ * dumps give user space as the group's type.
+ */
+enum asmc_lgr_type {
+	ASMC_LGR_NONE,		/* no active link */
+	ASMC_LGR_SINGLE,
+	ASMC_LGR_SYM,		/* two links, on other ports at both ends */
+	ASMC_LGR_ASYM_PEER,	/* two links to one port of the peer's */
+	ASMC_LGR_ASYM_LOCAL,	/* two links on one port of ours */
+};
+
 struct asmc_lgr {
 	struct hlist_node	hnode;		/* bucket, under bucket mutex */
 	struct list_head	all_node;	/* asmc_lgr_all, asmc_lgr_all_lock */
@@ -376,6 +387,7 @@ int asmc_buf_map_link(struct asmc_buf *buf, struct asmc_link *lnk);
 struct asmc_link *asmc_lgr_pick_link(struct asmc_lgr *lgr);
 void asmc_lgr_want_link(struct asmc_lgr *lgr, unsigned long delay);
 bool asmc_lgr_link_wanted(struct asmc_lgr *lgr);
+enum asmc_lgr_type asmc_lgr_type(struct asmc_lgr *lgr);
 int asmc_lgr_link_sels(struct asmc_lgr *lgr, const struct asmc_ibsel **sel);
 struct asmc_link *asmc_lgr_link_alloc(struct asmc_lgr *lgr, u8 link_id);
 int asmc_lgr_link_attach(struct asmc_lgr *lgr, struct asmc_link *lnk);

@@ -168,6 +168,70 @@ int asmc_lgr_link_sels(struct asmc_lgr *lgr, const struct asmc_ibsel **sel)
 	return n;
 }
 
+/* Whether a live link of the group other than @except joins the peer's
+ * @peer_gid to our port @sel (NULL: to any of ours): a link that would add
+ * no path. lgr->mutex held.
+ */
+static bool asmc_lgr_has_path(struct asmc_lgr *lgr,
+			      const struct asmc_ibsel *sel, const u8 *peer_gid,
+			      const struct asmc_link *except)
+{
+	struct asmc_link *l;
+	int i;
+
+	lockdep_assert_held(&lgr->mutex);
+	for (i = 0; i < ASMC_LINKS_MAX; i++) {
+		l = lgr->links[i];
+		if (l == except || !asmc_lgr_link_live(l) ||
+		    memcmp(l->peer_gid, peer_gid, 16))
+			continue;
+		if (!sel || (l->sel.dev == sel->dev && l->sel.port == sel->port))
+			return true;
+	}
+	return false;
+}
+
+/* What the group's active links share, as the netlink dumps give it: two
+ * on one port of ours are "asymmetric local", two to one port of the
+ * peer's "asymmetric peer". lgr->mutex held.
+ */
+enum asmc_lgr_type asmc_lgr_type(struct asmc_lgr *lgr)
+{
+	struct asmc_link *a = NULL, *l;
+	int i, n = 0;
+
+	lockdep_assert_held(&lgr->mutex);
+	for (i = 0; i < ASMC_LINKS_MAX; i++) {
+		l = lgr->links[i];
+		if (!l || READ_ONCE(l->state) != ASMC_LNK_ACTIVE)
+			continue;
+		if (n++ == 0) {
+			a = l;
+			continue;
+		}
+		if (l->sel.dev == a->sel.dev && l->sel.port == a->sel.port)
+			return ASMC_LGR_ASYM_LOCAL;
+		if (!memcmp(l->peer_gid, a->peer_gid, 16))
+			return ASMC_LGR_ASYM_PEER;
+	}
+	return n > 1 ? ASMC_LGR_SYM : n ? ASMC_LGR_SINGLE : ASMC_LGR_NONE;
+}
+
+/* A link just added: counted, and as asymmetric where it shares a port. */
+static void asmc_link_added(struct asmc_lgr *lgr, struct asmc_link *lnk)
+{
+	enum asmc_lgr_type type;
+
+	mutex_lock(&lgr->mutex);
+	type = asmc_lgr_type(lgr);
+	mutex_unlock(&lgr->mutex);
+	asmc_stats_wire(lgr->net, ASMC_STAT_LINK_ADDED, 1);
+	if (type == ASMC_LGR_ASYM_LOCAL || type == ASMC_LGR_ASYM_PEER)
+		asmc_stats_wire(lgr->net, ASMC_STAT_LINK_ASYM, 1);
+	pr_debug("lgr %u: link %u added on %s (type %d)\n", lgr->id,
+		 lnk->link_id, dev_name(&lnk->sel.dev->ibdev->dev), type);
+}
+
 /* A new link for the group (not yet created on a device, not published):
  * @link_id from the server's ADD_LINK, or 0 to pick one (server). NULL
  * when no slot or ID is free or no more links are wanted. Caller holds
@@ -657,8 +721,16 @@ static void asmc_link_server_add(struct asmc_lgr *lgr)
 	if (!wanted)
 		goto out;
 	n = asmc_lgr_link_sels(lgr, used);
-	if (asmc_ib_select_alt(lgr->net, used, n, target, false,
-			       lgr->smc_version, via->sel.roce_v2, &sel)) {
+	rc = asmc_ib_select_alt(lgr->net, used, n, target, false,
+				lgr->smc_version, via->sel.roce_v2, &sel);
+	/* no other port: a second link on ours, for a client that has two
+	 * (it takes the offer on its other port, or rejects it)
+	 */
+	if (rc && n == 1)
+		rc = asmc_ib_select_same(lgr->net, &via->sel, target, &sel);
+	if (rc) {
+		pr_debug("lgr %u: no port of ours for a link to %pI6c: %d\n",
+			 lgr->id, target, rc);
 		if (!lgr->no_link_offered) {
 			lgr->no_link_offered = true;
 			asmc_llc_offer_no_link(via);
@@ -683,6 +755,7 @@ static void asmc_link_server_add(struct asmc_lgr *lgr)
 		pr_debug("lgr %u: peer rejects link %u\n", lgr->id,
 			 lnk->link_id);
 		lgr->no_link_offered = true;
+		asmc_stats_wire(lgr->net, ASMC_STAT_LINK_REFUSED, 1);
 		rc = -ECONNREFUSED;
 	}
 	if (!rc && resp.add_link.link_id != lnk->link_id)
@@ -700,6 +773,13 @@ static void asmc_link_server_add(struct asmc_lgr *lgr)
 		rc = -EHOSTUNREACH;
 		goto retire;
 	}
+	/* nor where it answers on the path a link of the group takes */
+	mutex_lock(&lgr->mutex);
+	rc = asmc_lgr_has_path(lgr, &lnk->sel, lnk->peer_gid, lnk) ?
+	     -EEXIST : 0;
+	mutex_unlock(&lgr->mutex);
+	if (rc)
+		goto retire;
 	asmc_link_learn_rkeys(via, lnk, &resp.add_link);
 	/* v1: the rkeys now, the client waits 2 s for them (the peer writes
 	 * nothing before CONFIRM_LINK, by then every RMB is registered)
@@ -716,9 +796,7 @@ static void asmc_link_server_add(struct asmc_lgr *lgr)
 		rc = asmc_llc_server_confirm_new(lnk);
 	if (rc)
 		goto retire;
-	asmc_stats_wire(lgr->net, ASMC_STAT_LINK_ADDED, 1);
-	pr_debug("lgr %u: link %u added on %s\n", lgr->id, lnk->link_id,
-		 dev_name(&lnk->sel.dev->ibdev->dev));
+	asmc_link_added(lgr, lnk);
 	goto out;
 retire:
 	pr_debug("lgr %u: adding link %u failed: %d\n", lgr->id, lnk->link_id,
@@ -847,6 +925,17 @@ int asmc_link_client_add(struct asmc_link *via, const struct asmc_llc_msg *m)
 	n = asmc_lgr_link_sels(lgr, used);
 	rc = asmc_ib_select_alt(lgr->net, used, n, a->gid, true,
 				lgr->smc_version, via->sel.roce_v2, &sel);
+	/* no other port of ours: the one in use, if the offer comes from
+	 * another port of the server's (a path of its own then)
+	 */
+	if (rc && n == 1) {
+		mutex_lock(&lgr->mutex);
+		rc = asmc_lgr_has_path(lgr, NULL, a->gid, NULL) ? -EEXIST : 0;
+		mutex_unlock(&lgr->mutex);
+		if (!rc)
+			rc = asmc_ib_select_same(lgr->net, &via->sel, a->gid,
+						 &sel);
+	}
 	if (rc)
 		goto out;
 	lnk = asmc_link_new(lgr, a->link_id, &sel);
@@ -881,9 +970,7 @@ int asmc_link_client_add(struct asmc_link *via, const struct asmc_llc_msg *m)
 			 lnk->link_id);
 		asmc_lgr_link_retire(lgr, lnk);
 	} else {
-		asmc_stats_wire(lgr->net, ASMC_STAT_LINK_ADDED, 1);
-		pr_debug("lgr %u: link %u added on %s\n", lgr->id,
-			 lnk->link_id, dev_name(&lnk->sel.dev->ibdev->dev));
+		asmc_link_added(lgr, lnk);
 	}
 	rc = 0;
 out:

@@ -742,6 +742,8 @@ static void asmc_llc_handle(struct asmc_link *lnk, struct asmc_llc_rxq *q)
 		       asmc_lgr_link_wanted(lnk->lgr);
 		mutex_unlock(&lnk->lgr->mutex);
 		if (!want) {
+			pr_debug("link %p: asked for a link the group cannot take\n",
+				 lnk);
 			asmc_llc_req_add_link_none(lnk);
 			break;
 		}

@@ -11,11 +11,6 @@
 #include "netlink.h"
 #include "pnet.h"
 
-/* The link group type user space decodes (uapi-visible numbers). */
-#define ASMC_NL_LGR_NONE	0
-#define ASMC_NL_LGR_SINGLE	1
-#define ASMC_NL_LGR_SYM		2	/* links on different ports */
-
 /* Link states as user space decodes them (uapi-visible numbers). */
 static u32 asmc_nl_link_state(enum asmc_link_state st)
 {
@@ -87,14 +82,9 @@ static int asmc_nl_fill_lgr(struct sk_buff *skb, struct netlink_callback *cb,
 	const struct asmc_link *lnk = asmc_lgr_pick_link(lgr);
 	char pnetid[ASMC_PNETID_LEN + 1] = "";
 	struct nlattr *nest;
-	int i, active = 0;
 	void *hdr;
 
 	lockdep_assert_held(&lgr->mutex);
-	for (i = 0; i < ASMC_LINKS_MAX; i++)
-		if (lgr->links[i] &&
-		    READ_ONCE(lgr->links[i]->state) == ASMC_LNK_ACTIVE)
-			active++;
 	if (lnk)
 		asmc_pnet_get_ib_pnetid(lgr->net,
 					dev_name(&lnk->sel.dev->ibdev->dev),
@@ -106,9 +96,7 @@ static int asmc_nl_fill_lgr(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!nest ||
 	    nla_put_u32(skb, SMC_NLA_LGR_R_ID, lgr->id) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_R_ROLE, lgr->role) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_R_TYPE,
-		       active > 1 ? ASMC_NL_LGR_SYM :
-		       active ? ASMC_NL_LGR_SINGLE : ASMC_NL_LGR_NONE) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_TYPE, asmc_lgr_type(lgr)) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_R_BUF_TYPE, 0) ||
 	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, pnetid) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_R_VLAN_ID, lgr->vlan) ||

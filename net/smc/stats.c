@@ -131,12 +131,14 @@ void asmc_stats_show(struct seq_file *m, struct asmc_stats *st)
 		   r->wire[ASMC_STAT_CLOSE_TCP_GONE]);
 	seq_printf(m, "smcr_rmb quarantined %llu\n",
 		   r->wire[ASMC_STAT_RMB_QUARANTINE]);
-	seq_printf(m, "smcr_links added %llu lost %llu conns_moved %llu conns_lost %llu asked %llu peer_asked %llu\n",
+	seq_printf(m, "smcr_links added %llu lost %llu conns_moved %llu conns_lost %llu asked %llu peer_asked %llu asym %llu refused %llu\n",
 		   r->wire[ASMC_STAT_LINK_ADDED],
 		   r->wire[ASMC_STAT_LINK_LOST],
 		   r->wire[ASMC_STAT_LINK_FAILOVER],
 		   r->wire[ASMC_STAT_LINK_FAILOVER_LOST],
 		   r->wire[ASMC_STAT_LINK_ASKED],
-		   r->wire[ASMC_STAT_LINK_PEER_ASKED]);
+		   r->wire[ASMC_STAT_LINK_PEER_ASKED],
+		   r->wire[ASMC_STAT_LINK_ASYM],
+		   r->wire[ASMC_STAT_LINK_REFUSED]);
 	kfree(snap);
 }

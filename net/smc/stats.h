@@ -114,6 +114,8 @@ enum asmc_stat_wire {
 	ASMC_STAT_LINK_FAILOVER_LOST,	/* ... that could not move */
 	ASMC_STAT_LINK_ASKED,		/* client: asked the server for one */
 	ASMC_STAT_LINK_PEER_ASKED,	/* server: the client asked */
+	ASMC_STAT_LINK_ASYM,		/* added, sharing a port with another */
+	ASMC_STAT_LINK_REFUSED,		/* server: the client rejected an offer */
 	ASMC_STAT_WIRE_MAX
 };
 

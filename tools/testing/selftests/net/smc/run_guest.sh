@@ -160,6 +160,7 @@ pair)
 	step smc_linkflap ./smc_linkflap.sh "$guest"
 	step smc_redundancy ./smc_redundancy.sh "$guest"
 	step smc_interop_links ./smc_interop_links.sh "$guest"
+	step smc_asym_links ./smc_asym_links.sh "$guest"
 	step smc_preload_pair ./smc_preload_pair.sh "$guest"
 	# last: guest 1 powers off in the middle of it
 	step smc_killpeer ./smc_killpeer.sh "$guest"

@@ -10,7 +10,12 @@
 # then go in ADD_LINK_CONT messages, not in the ADD_LINK). Phases E-H
 # repeat A-D with a client that adds rxe1 only after the group was made:
 # it asks for the link, the server offers it; in phase I we have no port
-# to offer and answer Linux's client so that it goes on. With
+# reaching the one it names and answer Linux's client so that it goes on
+# (its first offer, on our one port, it refused). Phases J-M: asymmetric groups, one side with a
+# second port on the first network (rxe2 on a macvlan of eth0), the other
+# with one: the link shares the one port (J: ours serving with one port,
+# Linux's client takes our offer on its rxe2; K: Linux serving from its
+# rxe2, we take it on our rxe0; L and M the other way round). With
 # SMC_INTEROP_LINKS_FAILOVER=1, guest 0's eth0 then goes down under the
 # four transfers of B: they move to the link over eth1 and finish with
 # verified data (2026-12-03: 4 x 48M verified). Opt-in, because Linux's smc
@@ -28,6 +33,8 @@
 #   | A, C: Linux, cl.  |==========================================| A, C: ours, srv.  |
 #   | B, D: ours, cl.   |  link 2: rxe1 on eth1 (+192.0.2.11 - .12)| B, D: Linux, srv. |
 #   | (B: eth0 down)    |==========================================|                   |
+#   | J, M: rxe2 (mv0 on|  J-M: link 2 on eth0's network, rxe2 on  | K, L: rxe2 (mv0 on|
+#   |  eth0, .101)      |  one side, rxe0 (again) on the other     |  eth0, .102)      |
 #   +-------------------+                                          +-------------------+
 #
 # Usage: smc_interop_links.sh GUEST
@@ -72,6 +79,7 @@ cleanup() {
 	smc_is_ours_loaded && sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
 	ip addr del "$ADDR1/24" dev eth1 2>/dev/null
 	smc_rxe1_del 2>/dev/null
+	smc_rxe2_del 2>/dev/null
 	$NL ueid-del "$EID" >/dev/null 2>&1
 }
 trap cleanup EXIT
@@ -93,14 +101,15 @@ use_ours() {
 	smc_reload_ours 40 && $NL ueid-add "$EID"
 }
 
-# nl_two_links SECS: within SECS the module's netlink shows one SMC-R group,
-# SYMMETRIC (type 2), with two active links (state 3; either module: same
+# nl_two_links SECS [TYPE]: within SECS the module's netlink shows one
+# SMC-R group of TYPE (default 2, SYMMETRIC; 3 ASYMMETRIC_PEER, 4
+# ASYMMETRIC_LOCAL) with two active links (state 3; either module: same
 # uapi)
 nl_two_links() {
 	local i out
 	for i in $(seq $(($1 * 5))); do
 		out=$($NL link-smcr 2>/dev/null)
-		[ "$(grep -c 'lgr.*type=2' <<<"$out")" = 1 ] &&
+		[ "$(grep -c "lgr.*type=${2:-2}" <<<"$out")" = 1 ] &&
 			[ "$(grep -c 'link\.id=.*link\.state=3' <<<"$out")" = 2 ] &&
 			return 0
 		sleep 0.2
@@ -155,6 +164,8 @@ load() {
 		lost0=$(smc_counters smcr_links lost)
 		asked0=$(smc_counters smcr_links asked)
 		peer0=$(smc_counters smcr_links peer_asked)
+		asym0=$(smc_counters smcr_links asym)
+		refused0=$(smc_counters smcr_links refused)
 	else
 		mine=intree
 		use_intree "$ver" || tap_fail "$name: Linux's smc ($ver build) loaded"
@@ -282,10 +293,13 @@ late() {
 }
 
 # no_offer NAME: as late with ours serving v2, but we have no second
-# device either: Linux's client asks (REQUEST_ADD_LINK) and we answer with
-# its echo, no link. That ends its request: without it its LLC flow stays
-# open, and each new RMB of its next connections waits 20 s for it, then
-# the connection falls back to TCP. Its next connections need new RMBs.
+# device: Linux's client, single-ported, refuses our offer on our one
+# port; with rxe1 it asks (REQUEST_ADD_LINK, naming its GID of
+# 198.51.100.1, eth1's first address, which our rxe0 does not reach) and
+# we answer with its echo, no link. That ends its
+# request: without it its LLC flow stays open, and each new RMB of its
+# next connections waits 20 s for it, then the connection falls back to
+# TCP. Its next connections need new RMBs.
 no_offer() {
 	local name=$1 port c1 rc i
 
@@ -297,6 +311,15 @@ no_offer() {
 		c1=$(smc_obj_created conn)
 		serve $port $((CONNS + 1))
 		smc_barrier "il.$name.listening" 60
+		# the group made, our offer on our one port is refused by
+		# Linux's client (no second port yet)
+		smc_barrier "il.$name.made" 60
+		for i in $(seq 50); do
+			[ "$(smc_counters smcr_links refused)" -gt "$refused0" ] && break
+			sleep 0.2
+		done
+		tap_check "$name: Linux's one-port client refused our offer on our one port" \
+			[ "$(smc_counters smcr_links refused)" -gt "$refused0" ]
 		for i in $(seq 100); do
 			[ "$(smc_counters smcr_links peer_asked)" -gt "$peer0" ] && break
 			sleep 0.2
@@ -316,6 +339,7 @@ no_offer() {
 		smc_barrier "il.$name.listening" 60
 		tap_check "$name: first connection, 1M each way, verified" \
 			"$SMC_XFER" -q -f smc -p $port -n 1M -t 60 $PEER
+		smc_barrier "il.$name.made" 60
 		smc_rxe1_add || tap_fail "$name: rxe1 back"
 		smc_barrier "il.$name.asked" 60
 		tap_check "$name: $CONNS connections at once (new RMBs) within 15 s, verified" \
@@ -323,6 +347,55 @@ no_offer() {
 	fi
 	smc_barrier "il.$name.done" 300
 	smc_rxe1_add || tap_fail "$name: rxe1 back"
+}
+
+# asym NAME SERVER TWO: an asymmetric group: guest TWO has a second port
+# on eth0's network (rxe2 on mv0; with Linux's smc in its PNET ID too),
+# the other guest its rxe0 only; SERVER (ours or intree) serves on guest 1
+# over v2. The second link shares the single port: the side with two
+# ports sees ASYMMETRIC_PEER (type 3), the other ASYMMETRIC_LOCAL (4).
+# Then connections, verified (on both links where ours serves: Linux's
+# server puts none on its asymmetric link).
+asym() {
+	local name=$1 srv=$2 two=$3 port rc t=4
+
+	port=$(phase_port "$name")
+	load "$name" "$srv" v2
+	smc_rxe1_del	# its port would make the group symmetric
+	if [ "$guest" = "$two" ]; then
+		t=3
+		tap_check "$name: rxe2 on a macvlan of eth0" smc_rxe2_add
+		[ "$mine" = ours ] || $NL pnet-add PNETIOP mv0 rxe2 1 ||
+			tap_fail "$name: rxe2 and mv0 in Linux's PNET ID"
+	fi
+	smc_barrier "il.$name.loaded" 120
+	if [ "$guest" = 1 ]; then
+		serve $port $((CONNS + 1))
+		smc_barrier "il.$name.listening" 60
+	else
+		smc_barrier "il.$name.listening" 60
+		tap_check "$name: first connection, 1M each way, verified" \
+			"$SMC_XFER" -q -f smc -p $port -n 1M -t 60 $PEER
+	fi
+	tap_check "$name: netlink of $mine: the group is asymmetric (type $t), two links" \
+		nl_two_links 20 $t
+	[ "$mine" = intree ] || tap_check "$name: counted as an asymmetric link" \
+		[ "$(smc_counters smcr_links asym)" -gt "$asym0" ]
+	if [ "$guest" = 1 ]; then
+		[ "$mine" = intree ] || tap_check "$name: connections on both links" \
+			smc_conns_on_both 60 $spid
+		wait $spid
+		rc=$?
+		tap_diag </tmp/il.srv
+		tap_check "$name: server: $((CONNS + 1)) connections verified" [ $rc = 0 ]
+	else
+		# held open 3 s after the data, for the server to see them
+		# on both links
+		tap_check "$name: $CONNS more connections, 1M each way, verified" \
+			"$SMC_XFER" -q -P -f smc -p $port -c $CONNS -n 1M -t 240 -H 3 $PEER
+	fi
+	smc_barrier "il.$name.done" 300
+	smc_rxe2_del
 }
 
 # each_server FN N1 N2 N3 N4 WHAT: FN as phases N1 (ours serving v2), N2
@@ -342,6 +415,10 @@ each_server() {
 each_server phase A B C D "SMC-R v1 second links with Linux's smc"
 each_server late E F G H "SMC-R v1 links asked for by the client"
 no_offer I
+asym J ours 0
+asym K intree 1
+asym L ours 1
+asym M intree 0
 use_ours || tap_fail "our smc.ko back"
 sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
 smc_barrier il.end 120

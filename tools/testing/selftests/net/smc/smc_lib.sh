@@ -544,19 +544,25 @@ smc_rxe1_add() {
 	return 1
 }
 
-# smc_two_links SECS: within SECS our link group has two active links, on
-# rxe0 and rxe1 (debugfs lgrs: "links ID:DEV:STATE:CONNS ... retired N");
-# prints the groups when not (for tap_check)
-smc_two_links() {
-	local i l
+# smc_links_on SECS DEV DEV2: within SECS our link group has two active
+# links, one on DEV and one on DEV2 (the same device for the side of an
+# asymmetric group that has one port; debugfs lgrs: "links
+# ID:DEV:STATE:CONNS ... retired N"); prints the groups when not (for
+# tap_check)
+smc_links_on() {
+	local i a="[0-9]+:$2:active:[0-9]+" b="[0-9]+:$3:active:[0-9]+"
 	for i in $(seq $(($1 * 10))); do
-		l=$(grep -E "links [0-9]+:rxe[01]:active:[0-9]+ [0-9]+:rxe[01]:active:[0-9]+ retired" \
-			"$SMC_DBG/lgrs")
-		grep -q rxe0 <<<"$l" && grep -q rxe1 <<<"$l" && return 0
+		grep -qE "links ($a $b|$b $a) retired" "$SMC_DBG/lgrs" && return 0
 		smc_nap 0.1
 	done
 	cat "$SMC_DBG/lgrs"
 	return 1
+}
+
+# smc_two_links SECS: within SECS our link group has two active links, on
+# rxe0 and rxe1
+smc_two_links() {
+	smc_links_on "$1" rxe0 rxe1
 }
 
 # smc_conns_on_both SECS [PID]: within SECS (while PID runs) both links of
@@ -564,7 +570,7 @@ smc_two_links() {
 smc_conns_on_both() {
 	local i rc=1
 	for i in $(seq $(($1 * 10))); do
-		if grep -qE "links [0-9]+:rxe[01]:active:[1-9][0-9]* [0-9]+:rxe[01]:active:[1-9]" \
+		if grep -qE "links [0-9]+:rxe[0-9]+:active:[1-9][0-9]* [0-9]+:rxe[0-9]+:active:[1-9]" \
 			"$SMC_DBG/lgrs"; then
 			rc=0
 			break
@@ -598,6 +604,58 @@ smc_check_asked() {
 		tap_check "$1: the server was asked for the link" \
 			[ "$(smc_counters smcr_links peer_asked)" -gt "$3" ]
 	fi
+}
+
+# smc_rxe2_add: a second RoCE port on the FIRST path, for asymmetric link
+# groups (the other host has one port, on the same network): rxe2 on mv0,
+# a macvlan of eth0 with 192.0.2.(101 + GUEST)/24. ARP answers only from
+# the interface owning the address (arp_ignore=1, arp_announce=2), so the
+# peer's packets to either address arrive on that address's own RDMA
+# device. mv0 has a fixed MAC per guest: neighbour entries the peer kept
+# from an earlier mv0 stay right (the RDMA core takes a RoCE v2 peer's MAC
+# from a still valid neighbour entry, stale or not). Waits up to 10 s for the port to be ACTIVE with the RoCE v2 GID
+# of that address; status 1 and why on stderr otherwise.
+smc_rxe2_add() {
+	local d=/sys/class/infiniband/rxe2/ports/1 n=$((101 + GUEST)) i f gid
+	gid=0000:0000:0000:0000:0000:ffff:c000:02$(printf %02x $n)
+	modprobe -q macvlan || { echo "smc_rxe2_add: modprobe macvlan failed" >&2; return 1; }
+	modprobe -q rdma_rxe || { echo "smc_rxe2_add: modprobe rdma_rxe failed" >&2; return 1; }
+	sysctl -q -w net.ipv4.conf.all.arp_ignore=1 net.ipv4.conf.all.arp_announce=2
+	ip link set eth0 promisc on
+	if [ ! -e /sys/class/net/mv0 ]; then
+		ip link add mv0 link eth0 address "52:54:00:12:36:0$GUEST" \
+			type macvlan mode bridge || {
+			echo "smc_rxe2_add: no macvlan mv0 on eth0" >&2
+			return 1
+		}
+	fi
+	ip addr replace "192.0.2.$n/24" dev mv0 && ip link set mv0 up || return 1
+	if [ ! -e /sys/class/infiniband/rxe2 ]; then
+		rdma link add rxe2 type rxe netdev mv0 || {
+			echo "smc_rxe2_add: rdma link add rxe2 failed" >&2
+			return 1
+		}
+	fi
+	for i in $(seq 100); do
+		if grep -q ACTIVE "$d/state" 2>/dev/null; then
+			for f in "$d"/gids/*; do
+				[ "$(cat "$f" 2>/dev/null)" = "$gid" ] &&
+					grep -q v2 "$d/gid_attrs/types/${f##*/}" 2>/dev/null &&
+					return 0
+			done
+		fi
+		smc_nap 0.1
+	done
+	echo "smc_rxe2_add: rxe2 port 1 not ACTIVE with GID $gid after 10 s ($(cat "$d/state" 2>/dev/null))" >&2
+	return 1
+}
+
+# smc_rxe2_del: rxe2 and mv0 (smc_rxe2_add) gone, ARP as before
+smc_rxe2_del() {
+	[ ! -e /sys/class/infiniband/rxe2 ] || rdma link delete rxe2
+	[ ! -e /sys/class/net/mv0 ] || ip link delete mv0
+	ip link set eth0 promisc off
+	sysctl -q -w net.ipv4.conf.all.arp_ignore=0 net.ipv4.conf.all.arp_announce=0
 }
 
 # smc_rxe1_del: rxe1 (smc_rxe1_add) gone again, if it is there
