@@ -1151,6 +1151,12 @@ TEST_F(sockapi, connect_timeout)
 	self->port = local_port(self->lfd);
 	filler = tcp_sock(variant);
 	ASSERT_SYS(connect_lo(variant, filler, self->port));
+	/*
+	 * connect() returns on the SYN-ACK; the queue holds the filler only
+	 * once its final ACK got processed (later, under TCG): before, our
+	 * SYN would be taken.
+	 */
+	ASSERT_TRUE(poll1(self->lfd, POLLIN, POLL_WAIT_MS) & POLLIN);
 
 	fd = ASSERT_SYS(new_sock(variant, variant->cli_smc, 0));
 	set_timeo(fd, SO_SNDTIMEO, 1000);
