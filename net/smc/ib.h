@@ -56,6 +56,13 @@ struct asmc_ibsel {
 	int			ifindex;	/* the connection's net_device */
 };
 
+/* Is @sel on port @port of @dev? */
+static inline bool asmc_ibsel_on(const struct asmc_ibsel *sel,
+				 const struct asmc_ibdev *dev, u8 port)
+{
+	return sel->dev == dev && sel->port == port;
+}
+
 int asmc_ib_init(void);
 void asmc_ib_exit(void);
 

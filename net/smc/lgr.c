@@ -1123,8 +1123,7 @@ u32 asmc_lgr_links_on(const struct asmc_ibdev *dev, u8 port)
 	list_for_each_entry(lgr, &asmc_lgr_all, all_node) {
 		for (i = 0; i < ASMC_LINKS_MAX; i++) {
 			lnk = lgr->links[i];
-			if (lnk && lnk->sel.dev == dev &&
-			    lnk->sel.port == port &&
+			if (lnk && asmc_ibsel_on(&lnk->sel, dev, port) &&
 			    READ_ONCE(lnk->state) != ASMC_LNK_DOWN)
 				n++;
 		}
@@ -1149,7 +1148,7 @@ void asmc_lgr_port_down(const struct asmc_ibdev *dev, u8 port)
 	list_for_each_entry(lgr, &asmc_lgr_all, all_node) {
 		for (i = 0; i < ASMC_LINKS_MAX; i++) {
 			lnk = lgr->links[i];
-			if (!lnk || lnk->sel.dev != dev || lnk->sel.port != port ||
+			if (!lnk || !asmc_ibsel_on(&lnk->sel, dev, port) ||
 			    READ_ONCE(lnk->state) != ASMC_LNK_ACTIVE)
 				continue;
 			for (j = 0; j < ASMC_LINKS_MAX; j++) {
@@ -1158,8 +1157,7 @@ void asmc_lgr_port_down(const struct asmc_ibdev *dev, u8 port)
 				 * have both links on this one)
 				 */
 				if (other && other != lnk &&
-				    (other->sel.dev != dev ||
-				     other->sel.port != port) &&
+				    !asmc_ibsel_on(&other->sel, dev, port) &&
 				    READ_ONCE(other->state) == ASMC_LNK_ACTIVE)
 					break;
 			}

@@ -241,11 +241,6 @@ struct asmc_rtoken {
 	u64			addr[ASMC_LINKS_MAX];
 };
 
-/* A link group. Found through a hash bucket (per peer) whose mutex
- * serializes creation and reuse decisions for that peer only. The group
- * holds a reference for each connection and one while it is hashed.
- * mutex protects links, conns membership and the buffer lists.
- */
 /* What a group's active links share; the numbers are those the netlink
  * dumps give user space as the group's type.
  */
@@ -257,6 +252,11 @@ enum asmc_lgr_type {
 	ASMC_LGR_ASYM_LOCAL,	/* two links on one port of ours */
 };
 
+/* A link group. Found through a hash bucket (per peer) whose mutex
+ * serializes creation and reuse decisions for that peer only. The group
+ * holds a reference for each connection and one while it is hashed.
+ * mutex protects links, conns membership and the buffer lists.
+ */
 struct asmc_lgr {
 	struct hlist_node	hnode;		/* bucket, under bucket mutex */
 	struct list_head	all_node;	/* asmc_lgr_all, asmc_lgr_all_lock */

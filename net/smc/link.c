@@ -185,7 +185,7 @@ static bool asmc_lgr_has_path(struct asmc_lgr *lgr,
 		if (l == except || !asmc_lgr_link_live(l) ||
 		    memcmp(l->peer_gid, peer_gid, 16))
 			continue;
-		if (!sel || (l->sel.dev == sel->dev && l->sel.port == sel->port))
+		if (!sel || asmc_ibsel_on(&l->sel, sel->dev, sel->port))
 			return true;
 	}
 	return false;
@@ -209,7 +209,7 @@ enum asmc_lgr_type asmc_lgr_type(struct asmc_lgr *lgr)
 			a = l;
 			continue;
 		}
-		if (l->sel.dev == a->sel.dev && l->sel.port == a->sel.port)
+		if (asmc_ibsel_on(&l->sel, a->sel.dev, a->sel.port))
 			return ASMC_LGR_ASYM_LOCAL;
 		if (!memcmp(l->peer_gid, a->peer_gid, 16))
 			return ASMC_LGR_ASYM_PEER;
