@@ -131,6 +131,16 @@ serve() {
 	smc_wait_port "$1" 10
 }
 
+# served NAME: the server of serve is done, its CONNS + 1 connections
+# verified
+served() {
+	local rc
+	wait $spid
+	rc=$?
+	tap_diag </tmp/il.srv
+	tap_check "$1: server: $((CONNS + 1)) connections verified" [ $rc = 0 ]
+}
+
 smc_rxe1_add || ksft_skip_all "no rxe1 on eth1"
 ip addr add "$ADDR1/24" dev eth1 || ksft_skip_all "cannot add $ADDR1 to eth1"
 echo 1 >"$SMC_DBG/flush_idle"
@@ -196,10 +206,7 @@ phase() {
 			tap_check "$name: Linux's netlink: the group is SYMMETRIC, two links" \
 				nl_two_links 30
 		fi
-		wait $spid
-		rc=$?
-		tap_diag </tmp/il.srv
-		tap_check "$name: server: $((CONNS + 1)) connections verified" [ $rc = 0 ]
+		served "$name"
 		[ "$mine" = intree ] ||
 			tap_check "$name: the added link is counted" \
 				[ "$(smc_counters smcr_links added)" -gt "$added0" ]
@@ -257,7 +264,7 @@ phase() {
 # REQUEST_ADD_LINK, v1 an ADD_LINK "invite"; ours and Linux's alike) and
 # the server offers one; then connections on the group, verified
 late() {
-	local name=$1 srv=$2 ver=$3 port rc
+	local name=$1 srv=$2 ver=$3 port
 
 	port=$(phase_port "$name")
 	load "$name" "$srv" "$ver"
@@ -281,10 +288,7 @@ late() {
 			nl_two_links 20
 	fi
 	if [ "$guest" = 1 ]; then
-		wait $spid
-		rc=$?
-		tap_diag </tmp/il.srv
-		tap_check "$name: server: $((CONNS + 1)) connections verified" [ $rc = 0 ]
+		served "$name"
 	else
 		tap_check "$name: $CONNS more connections, 1M each way, verified" \
 			"$SMC_XFER" -q -P -f smc -p $port -c $CONNS -n 1M -t 240 $PEER
@@ -301,7 +305,7 @@ late() {
 # next connections waits 20 s for it, then the connection falls back to
 # TCP. Its next connections need new RMBs.
 no_offer() {
-	local name=$1 port c1 rc i
+	local name=$1 port c1
 
 	port=$(phase_port "$name")
 	load "$name" ours v2
@@ -314,23 +318,12 @@ no_offer() {
 		# the group made, our offer on our one port is refused by
 		# Linux's client (no second port yet)
 		smc_barrier "il.$name.made" 60
-		for i in $(seq 50); do
-			[ "$(smc_counters smcr_links refused)" -gt "$refused0" ] && break
-			sleep 0.2
-		done
 		tap_check "$name: Linux's one-port client refused our offer on our one port" \
-			[ "$(smc_counters smcr_links refused)" -gt "$refused0" ]
-		for i in $(seq 100); do
-			[ "$(smc_counters smcr_links peer_asked)" -gt "$peer0" ] && break
-			sleep 0.2
-		done
+			smc_links_above refused "$refused0" 10
 		tap_check "$name: Linux's client asked us for a link" \
-			[ "$(smc_counters smcr_links peer_asked)" -gt "$peer0" ]
+			smc_links_above peer_asked "$peer0" 20
 		smc_barrier "il.$name.asked" 60
-		wait $spid
-		rc=$?
-		tap_diag </tmp/il.srv
-		tap_check "$name: server: $((CONNS + 1)) connections verified" [ $rc = 0 ]
+		served "$name"
 		tap_check "$name: all of them over SMC-R" \
 			[ $(( $(smc_obj_created conn) - c1 )) = $((CONNS + 1)) ]
 		tap_check "$name: the group keeps one link" \
@@ -357,7 +350,7 @@ no_offer() {
 # Then connections, verified (on both links where ours serves: Linux's
 # server puts none on its asymmetric link).
 asym() {
-	local name=$1 srv=$2 two=$3 port rc t=4
+	local name=$1 srv=$2 two=$3 port t=4
 
 	port=$(phase_port "$name")
 	load "$name" "$srv" v2
@@ -384,10 +377,7 @@ asym() {
 	if [ "$guest" = 1 ]; then
 		[ "$mine" = intree ] || tap_check "$name: connections on both links" \
 			smc_conns_on_both 60 $spid
-		wait $spid
-		rc=$?
-		tap_diag </tmp/il.srv
-		tap_check "$name: server: $((CONNS + 1)) connections verified" [ $rc = 0 ]
+		served "$name"
 	else
 		# held open 3 s after the data, for the server to see them
 		# on both links

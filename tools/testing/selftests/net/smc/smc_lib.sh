@@ -518,7 +518,6 @@ smc_rxe_pkts() {
 # link redundancy tests. Waits up to 10 s for its port to be ACTIVE with a
 # RoCE v2 GID of eth1's IPv4 address; status 1 and why on stderr otherwise.
 smc_rxe1_add() {
-	local d=/sys/class/infiniband/rxe1/ports/1 i f
 	[ -e /sys/class/net/eth1 ] || { echo "smc_rxe1_add: no eth1" >&2; return 1; }
 	modprobe -q rdma_rxe || { echo "smc_rxe1_add: modprobe rdma_rxe failed" >&2; return 1; }
 	if [ ! -e /sys/class/infiniband/rxe1 ]; then
@@ -527,12 +526,22 @@ smc_rxe1_add() {
 			return 1
 		}
 	fi
+	# an IPv4-mapped GID (::ffff:198.51.100.x)
+	smc_rxe_wait_gid rxe1 '0000:0000:0000:0000:0000:ffff:c633:64*' \
+		"a RoCE v2 GID of 198.51.100.x"
+}
+
+# smc_rxe_wait_gid DEV PATTERN WHAT: within 10 s port 1 of DEV is ACTIVE
+# with a RoCE v2 GID matching the glob PATTERN; status 1 and why (WHAT:
+# the GID in words) on stderr otherwise
+smc_rxe_wait_gid() {
+	local d=/sys/class/infiniband/$1/ports/1 i f
 	for i in $(seq 100); do
 		if grep -q ACTIVE "$d/state" 2>/dev/null; then
-			# an IPv4-mapped GID (::ffff:198.51.100.x) of type RoCE v2
 			for f in "$d"/gids/*; do
+				# shellcheck disable=SC2254
 				case $(cat "$f" 2>/dev/null) in
-				0000:0000:0000:0000:0000:ffff:c633:64*)
+				$2)
 					grep -q v2 "$d/gid_attrs/types/${f##*/}" 2>/dev/null &&
 						return 0 ;;
 				esac
@@ -540,7 +549,7 @@ smc_rxe1_add() {
 		fi
 		smc_nap 0.1
 	done
-	echo "smc_rxe1_add: rxe1 port 1 not ACTIVE with a RoCE v2 GID of 198.51.100.x after 10 s ($(cat "$d/state" 2>/dev/null))" >&2
+	echo "$1 port 1 not ACTIVE with $3 after 10 s ($(cat "$d/state" 2>/dev/null))" >&2
 	return 1
 }
 
@@ -582,15 +591,21 @@ smc_conns_on_both() {
 	return $rc
 }
 
-# smc_link_lost_since N SECS: within SECS our links lost (stats smcr_links
-# lost) exceed N
-smc_link_lost_since() {
+# smc_links_above FIELD N SECS: within SECS the stats counter smcr_links
+# FIELD exceeds N
+smc_links_above() {
 	local i
-	for i in $(seq $(($2 * 10))); do
-		[ "$(smc_counters smcr_links lost)" -gt "$1" ] && return 0
+	for i in $(seq $(($3 * 10))); do
+		[ "$(smc_counters smcr_links "$1")" -gt "$2" ] && return 0
 		smc_nap 0.1
 	done
 	return 1
+}
+
+# smc_link_lost_since N SECS: within SECS our links lost (stats smcr_links
+# lost) exceed N
+smc_link_lost_since() {
+	smc_links_above lost "$1" "$2"
 }
 
 # smc_check_asked NAME ASKED0 PEER0: one result - on guest 0 (the client)
@@ -613,10 +628,11 @@ smc_check_asked() {
 # peer's packets to either address arrive on that address's own RDMA
 # device. mv0 has a fixed MAC per guest: neighbour entries the peer kept
 # from an earlier mv0 stay right (the RDMA core takes a RoCE v2 peer's MAC
-# from a still valid neighbour entry, stale or not). Waits up to 10 s for the port to be ACTIVE with the RoCE v2 GID
-# of that address; status 1 and why on stderr otherwise.
+# from a still valid neighbour entry, stale or not). Waits up to 10 s for
+# the port to be ACTIVE with the RoCE v2 GID of that address; status 1 and
+# why on stderr otherwise.
 smc_rxe2_add() {
-	local d=/sys/class/infiniband/rxe2/ports/1 n=$((101 + GUEST)) i f gid
+	local n=$((101 + GUEST)) gid
 	gid=0000:0000:0000:0000:0000:ffff:c000:02$(printf %02x $n)
 	modprobe -q macvlan || { echo "smc_rxe2_add: modprobe macvlan failed" >&2; return 1; }
 	modprobe -q rdma_rxe || { echo "smc_rxe2_add: modprobe rdma_rxe failed" >&2; return 1; }
@@ -636,18 +652,7 @@ smc_rxe2_add() {
 			return 1
 		}
 	fi
-	for i in $(seq 100); do
-		if grep -q ACTIVE "$d/state" 2>/dev/null; then
-			for f in "$d"/gids/*; do
-				[ "$(cat "$f" 2>/dev/null)" = "$gid" ] &&
-					grep -q v2 "$d/gid_attrs/types/${f##*/}" 2>/dev/null &&
-					return 0
-			done
-		fi
-		smc_nap 0.1
-	done
-	echo "smc_rxe2_add: rxe2 port 1 not ACTIVE with GID $gid after 10 s ($(cat "$d/state" 2>/dev/null))" >&2
-	return 1
+	smc_rxe_wait_gid rxe2 "$gid" "GID $gid"
 }
 
 # smc_rxe2_del: rxe2 and mv0 (smc_rxe2_add) gone, ARP as before
