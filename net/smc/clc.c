@@ -796,6 +796,11 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 	if (rc)
 		goto abort_detach;
 	if (ref.first_contact) {
+		/* our Confirm gave the peer the first RMB's rkey; marked
+		 * before the link is up, as an ADD_LINK may follow at once
+		 * and lists only the rkeys the peer knows
+		 */
+		asmc_buf_rkey_first(ref.lgr, smc->conn.rmb);
 		rc = asmc_llc_client_confirm_link(lnk, smc->conn.rmb);
 		if (rc == ASMC_DECL_TIMEOUT_CL &&
 		    __asmc_clc_recv(smc, buf, ASMC_CLC_DECLINE, &hdr,
@@ -813,8 +818,6 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 		}
 		if (rc)
 			goto abort_detach;
-		/* its CLC message gave the peer the first RMB's rkey */
-		asmc_buf_rkey_first(ref.lgr, smc->conn.rmb);
 		asmc_lgr_setup_done(&ref, true);
 	}
 	kfree(buf);
@@ -1026,6 +1029,8 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 			reason = ASMC_DECL_ERR_REGBUF;
 			goto decline_detach;
 		}
+		/* our Accept gave the peer the first RMB's rkey */
+		asmc_buf_rkey_first(ref.lgr, smc->conn.rmb);
 		rc = asmc_llc_server_confirm_link(lnk);
 		if (rc > 0) {
 			reason = rc;
@@ -1033,8 +1038,6 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 		}
 		if (rc)
 			goto abort_detach;
-		/* its CLC message gave the peer the first RMB's rkey */
-		asmc_buf_rkey_first(ref.lgr, smc->conn.rmb);
 		asmc_lgr_setup_done(&ref, true);
 	}
 	asmc_ibsel_put(&sel);

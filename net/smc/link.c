@@ -517,9 +517,11 @@ void asmc_lgr_drop_dev(struct asmc_lgr *lgr, struct asmc_ibdev *dev)
 
 /* ---- adding a link (ADD_LINK) ------------------------------------------ */
 
-/* Entries for an ADD_LINK: every RMB of the group, its rkey on @via and
- * on @lnk (the peer ignores the ones it does not know). Caller holds
- * rkey_rwsem for writing; kfree() the result.
+/* Entries for an ADD_LINK: each RMB whose rkey the peer knows, its rkey
+ * on @via and on @lnk. Those are at most ASMC_PEER_RKEYS_MAX (the v1
+ * ADD_LINK_CONT count is a u8); the others, idle in the pool, get their
+ * rkeys on every link when reused. Caller holds rkey_rwsem for writing
+ * (no CONFIRM_RKEY or DELETE_RKEY meanwhile); kfree() the result.
  */
 static struct asmc_llc_rkey *asmc_link_rkeys(struct asmc_lgr *lgr,
 					     struct asmc_link *via,
@@ -531,11 +533,13 @@ static struct asmc_llc_rkey *asmc_link_rkeys(struct asmc_lgr *lgr,
 
 	mutex_lock(&lgr->mutex);
 	list_for_each_entry(buf, &lgr->bufs, lgr_node)
-		max++;
+		max += buf->is_rmb && buf->rkey_known;
+	WARN_ON_ONCE(max > ASMC_PEER_RKEYS_MAX);
 	rk = kcalloc(max ? : 1, sizeof(*rk), GFP_KERNEL);
 	if (rk) {
 		list_for_each_entry(buf, &lgr->bufs, lgr_node) {
-			if (!buf->is_rmb || !buf->map[via->slot].mr ||
+			if (!buf->is_rmb || !buf->rkey_known ||
+			    !buf->map[via->slot].mr ||
 			    !buf->map[lnk->slot].mr || cnt >= max)
 				continue;
 			rk[cnt].rkey = buf->map[via->slot].mr->rkey;
@@ -549,29 +553,12 @@ static struct asmc_llc_rkey *asmc_link_rkeys(struct asmc_lgr *lgr,
 	return rk;
 }
 
-/* The peer's RMBs on the new link @lnk, from its ADD_LINK. */
-static void asmc_link_learn_rkeys(struct asmc_link *via, struct asmc_link *lnk,
-				  const struct asmc_llc_add_link *a)
-{
-	struct asmc_llc_rkey e;
-	int i, known = 0;
-
-	for (i = 0; i < a->n_rkeys; i++) {
-		asmc_llc_rkey_get(a->rkeys_wire, i, &e);
-		if (asmc_rtok_extend(via->lgr, via->slot, e.rkey, lnk->slot,
-				     e.rkey_new, e.addr_new))
-			known++;
-	}
-	pr_debug("link %p: %d of the peer's %u rkeys known on link %u\n", lnk,
-		 known, a->n_rkeys, lnk->link_id);
-}
-
 struct asmc_link_learn {
 	struct asmc_link	*via, *lnk;
 	int			known, sent;
 };
 
-/* One of the peer's RMBs on the new link (v1: from ADD_LINK_CONT). */
+/* One of the peer's RMBs on the new link: its rkey on @via names it. */
 static void asmc_link_learn_one(void *ctx, const struct asmc_llc_rkey *e)
 {
 	struct asmc_link_learn *l = ctx;
@@ -580,6 +567,33 @@ static void asmc_link_learn_one(void *ctx, const struct asmc_llc_rkey *e)
 	if (asmc_rtok_extend(l->via->lgr, l->via->slot, e->rkey, l->lnk->slot,
 			     e->rkey_new, e->addr_new))
 		l->known++;
+}
+
+/* The peer lists only the RMBs whose rkeys we hold: others are counted
+ * (stats smcr_links rkeys_unknown) and ignored.
+ */
+static void asmc_link_learned(const struct asmc_link_learn *l, int rc)
+{
+	pr_debug("link %p: %d: %d of the peer's %d rkeys known on link %u\n",
+		 l->lnk, rc, l->known, l->sent, l->lnk->link_id);
+	if (l->sent > l->known)
+		asmc_stats_wire(l->lnk->lgr->net, ASMC_STAT_LINK_RKEY_UNKNOWN,
+				l->sent - l->known);
+}
+
+/* v2: the peer's RMBs on the new link @lnk, from its ADD_LINK. */
+static void asmc_link_learn_rkeys(struct asmc_link *via, struct asmc_link *lnk,
+				  const struct asmc_llc_add_link *a)
+{
+	struct asmc_link_learn l = { .via = via, .lnk = lnk };
+	struct asmc_llc_rkey e;
+	int i;
+
+	for (i = 0; i < a->n_rkeys; i++) {
+		asmc_llc_rkey_get(a->rkeys_wire, i, &e);
+		asmc_link_learn_one(&l, &e);
+	}
+	asmc_link_learned(&l, 0);
 }
 
 /* v1: both sides' rkeys on the new link @lnk in ADD_LINK_CONT messages
@@ -594,8 +608,7 @@ static int asmc_link_cont(struct asmc_link *via, struct asmc_link *lnk,
 
 	rc = asmc_llc_add_link_cont(via, lnk->link_id, first, rk, n,
 				    asmc_link_learn_one, &l);
-	pr_debug("link %p: ADD_LINK_CONT: %d, %d of the peer's %d rkeys known on link %u\n",
-		 lnk, rc, l.known, l.sent, lnk->link_id);
+	asmc_link_learned(&l, rc);
 	return rc;
 }
 

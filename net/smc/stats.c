@@ -131,7 +131,7 @@ void asmc_stats_show(struct seq_file *m, struct asmc_stats *st)
 		   r->wire[ASMC_STAT_CLOSE_TCP_GONE]);
 	seq_printf(m, "smcr_rmb quarantined %llu\n",
 		   r->wire[ASMC_STAT_RMB_QUARANTINE]);
-	seq_printf(m, "smcr_links added %llu lost %llu conns_moved %llu conns_lost %llu asked %llu peer_asked %llu asym %llu refused %llu\n",
+	seq_printf(m, "smcr_links added %llu lost %llu conns_moved %llu conns_lost %llu asked %llu peer_asked %llu asym %llu refused %llu rkeys_unknown %llu\n",
 		   r->wire[ASMC_STAT_LINK_ADDED],
 		   r->wire[ASMC_STAT_LINK_LOST],
 		   r->wire[ASMC_STAT_LINK_FAILOVER],
@@ -139,6 +139,7 @@ void asmc_stats_show(struct seq_file *m, struct asmc_stats *st)
 		   r->wire[ASMC_STAT_LINK_ASKED],
 		   r->wire[ASMC_STAT_LINK_PEER_ASKED],
 		   r->wire[ASMC_STAT_LINK_ASYM],
-		   r->wire[ASMC_STAT_LINK_REFUSED]);
+		   r->wire[ASMC_STAT_LINK_REFUSED],
+		   r->wire[ASMC_STAT_LINK_RKEY_UNKNOWN]);
 	kfree(snap);
 }

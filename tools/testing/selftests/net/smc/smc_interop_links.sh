@@ -176,10 +176,17 @@ load() {
 		peer0=$(smc_counters smcr_links peer_asked)
 		asym0=$(smc_counters smcr_links asym)
 		refused0=$(smc_counters smcr_links refused)
+		unknown0=$(smc_counters smcr_links rkeys_unknown)
 	else
 		mine=intree
 		use_intree "$ver" || tap_fail "$name: Linux's smc ($ver build) loaded"
 	fi
+}
+
+# Linux lists the RMBs it uses on a new link, each one we hold the rkey of
+known_rkeys() {
+	tap_check "$1: Linux's rkeys for the new link all name RMBs we know" \
+		[ "$(smc_counters smcr_links rkeys_unknown)" = "$unknown0" ]
 }
 
 # the port of phase NAME (a capital letter)
@@ -210,6 +217,7 @@ phase() {
 		[ "$mine" = intree ] ||
 			tap_check "$name: the added link is counted" \
 				[ "$(smc_counters smcr_links added)" -gt "$added0" ]
+		[ "$mine" = intree ] || known_rkeys "$name"
 		smc_barrier "il.$name.done" 300
 		return
 	fi
@@ -227,6 +235,7 @@ phase() {
 	tap_check "$name: we took Linux's $ver link over rxe1" smc_two_links 20
 	tap_check "$name: the added link is counted" \
 		[ "$(smc_counters smcr_links added)" -gt "$added0" ]
+	known_rkeys "$name"
 	"$SMC_XFER" -q -P -f smc -p $port -c $CONNS -n $size -t 300 $PEER \
 		2>/tmp/il.cli &
 	cpid=$!

@@ -11,6 +11,8 @@
 # new connection. Then, with rxe1 back, an SMC-R v1 group gets its second
 # link too (the rkeys in ADD_LINK_CONT messages). Last, groups made while
 # one side had no rxe1 get their second link once it is there (v2 and v1).
+# Last, a link added to a group with more RMBs than the peer knows rkeys of
+# lists only the known ones.
 #
 #   +---- guest 0 ----+   link A: rxe0 on eth0 (192.0.2.0/24)   +---- guest 1 ----+
 #   | smc_xfer client |=========================================| smc_xfer -s     |
@@ -37,6 +39,8 @@ LOST_MAX=${SMC_REDUNDANCY_LOST_MAX:-5}
 cleanup() {
 	ip link set eth0 up 2>/dev/null
 	sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1 2>/dev/null
+	sysctl -q -w net.smc.smcr_max_conns_per_lgr=255 2>/dev/null
+	[ -z "${rmem0:-}" ] || echo "$rmem0" >/proc/sys/net/smc/rmem
 	jobs -p | xargs -r kill 2>/dev/null
 	wait 2>/dev/null
 	smc_rxe1_del 2>/dev/null
@@ -254,6 +258,70 @@ late() {
 late v2-client 0 2 $((PORT + 5))
 late v2-server 1 2 $((PORT + 6))
 late v1-client 0 1 $((PORT + 7))
+
+# 8. a new link lists only the rkeys the peer knows. With
+# smcr_max_conns_per_lgr 16, 16 connections on 16 KiB RMBs and then 16 on
+# 64 KiB ones leave 32 RMBs a side in a one-link group, 16 of them known
+# to the peer (the others' rkeys deleted to make room). The link added
+# then lists those 16 each way, all found by the peer (listing every RMB
+# sent stale ones, and past 255 cut off live ones: a v1 ADD_LINK_CONT
+# count is a u8); 16 connections reusing them, some on the new link,
+# need no CONFIRM_RKEY.
+# rk NAME RMEM PORT HOLD [both]: 16 connections at once on RMEM-byte
+# RMBs, 64K each way, each held HOLD s; "both": they use both links
+rk() {
+	local name=$1 port=$3 pid rc
+	echo "$2" >/proc/sys/net/smc/rmem
+	if [ "$guest" = 1 ]; then
+		"$SMC_XFER" -s -q -P -f smc -p "$port" -c 16 -t 120 \
+			>/tmp/rk.srv 2>&1 &
+		pid=$!
+		smc_wait_port "$port" 10
+		smc_barrier "red.rk.$name" 60
+		wait $pid
+		rc=$?
+		tap_diag </tmp/rk.srv
+		tap_check "rkeys $name: server: 16 connections on $2-byte RMBs, verified" \
+			[ $rc = 0 ]
+		return
+	fi
+	smc_barrier "red.rk.$name" 60
+	"$SMC_XFER" -q -P -f smc -p "$port" -n 64K -c 16 -H "$4" -t 120 $PEER \
+		>/tmp/rk.cli 2>&1 &
+	pid=$!
+	[ -z "${5:-}" ] ||
+		tap_check "rkeys $name: connections on both links" \
+			smc_conns_on_both 10 $pid
+	wait $pid
+	rc=$?
+	tap_diag </tmp/rk.cli
+	tap_check "rkeys $name: 16 connections at once on $2-byte RMBs, 64K each way, verified" \
+		[ $rc = 0 ]
+}
+smc_barrier red.rk 120
+echo 1 >"$SMC_DBG/flush_idle"
+smc_wait_objs lgr 0 30
+rmem0=$(cat /proc/sys/net/smc/rmem)
+sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1 net.smc.smcr_max_conns_per_lgr=16
+[ "$guest" != 0 ] || smc_rxe1_del
+unknown0=$(smc_counters smcr_links rkeys_unknown)
+rk A 16384 $((PORT + 8)) 8
+rk B 65536 $((PORT + 9)) 8
+tap_check "rkeys: one link, 16 rkeys known to the peer" \
+	grep -qE " rkeys 16 .*links [0-9]+:rxe0:active:[0-9]+ retired" "$SMC_DBG/lgrs"
+smc_barrier red.rk.one 60
+[ "$guest" != 0 ] || tap_check "rkeys: rxe1 back" smc_rxe1_add
+tap_check "rkeys: a second link within 15 s" smc_two_links 15
+tap_check "rkeys: the peer's list on the new link names no RMB we do not know" \
+	[ "$(smc_counters smcr_links rkeys_unknown)" = "$unknown0" ]
+read -r crk0 drk0 <<<"$(smc_llc confirm_rkey delete_rkey)"
+smc_barrier red.rk.two 60
+rk C 65536 $((PORT + 10)) 8 both
+read -r crk drk <<<"$(smc_llc confirm_rkey delete_rkey)"
+tap_check "rkeys C: RMBs reused on both links: no CONFIRM_RKEY or DELETE_RKEY (got $((crk - crk0)), $((drk - drk0)))" \
+	[ "$crk" = "$crk0" -a "$drk" = "$drk0" ]
+echo "$rmem0" >/proc/sys/net/smc/rmem
+sysctl -q -w net.smc.smcr_max_conns_per_lgr=255
 
 sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
 smc_barrier red.done 120
