@@ -25,6 +25,7 @@ const char *const asmc_obj_names[ASMC_OBJ_MAX] = {
 	[ASMC_OBJ_BUF]		= "buf",
 	[ASMC_OBJ_CONN]		= "conn",
 	[ASMC_OBJ_DEVREF]	= "devref",
+	[ASMC_OBJ_SLOT]		= "slot",
 };
 
 static struct dentry *asmc_debugfs_dir;

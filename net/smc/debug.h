@@ -18,6 +18,7 @@ enum asmc_obj {
 	ASMC_OBJ_BUF,		/* RMB or send buffer */
 	ASMC_OBJ_CONN,		/* SMC-R connection state of a socket */
 	ASMC_OBJ_DEVREF,	/* a reference held on an asmc_ibdev */
+	ASMC_OBJ_SLOT,		/* a left link's slot, held until its QP is gone */
 	ASMC_OBJ_MAX
 };
 

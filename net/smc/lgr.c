@@ -228,6 +228,27 @@ struct asmc_buf *asmc_buf_get(struct asmc_lgr *lgr, bool rmb, u32 want,
 	return buf;
 }
 
+/* Buffers given back to a terminating group wait in unused_bufs while a
+ * device may still read them: until no link is published (live or not),
+ * being released or dying. lgr->mutex held.
+ */
+static void asmc_lgr_free_unused(struct asmc_lgr *lgr)
+{
+	struct asmc_buf *buf, *tmp;
+	int i;
+
+	lockdep_assert_held(&lgr->mutex);
+	for (i = 0; i < ASMC_LINKS_MAX; i++)
+		if (lgr->links[i])
+			return;
+	if (lgr->hw_releasing || lgr->slots_dying)
+		return;
+	list_for_each_entry_safe(buf, tmp, &lgr->unused_bufs, node) {
+		list_del_init(&buf->node);
+		asmc_buf_free(lgr, buf);
+	}
+}
+
 void asmc_buf_put(struct asmc_lgr *lgr, struct asmc_buf *buf)
 {
 	struct list_head *pool;
@@ -237,12 +258,10 @@ void asmc_buf_put(struct asmc_lgr *lgr, struct asmc_buf *buf)
 	mutex_lock(&lgr->mutex);
 	if (lgr->terminating) {
 		/* the device may read a send buffer until the link's QP is
-		 * destroyed: until then the buffer waits for release_hw
+		 * destroyed: until then the buffer waits in unused_bufs
 		 */
-		if (asmc_lgr_has_link(lgr) || lgr->hw_releasing)
-			list_add(&buf->node, &lgr->unused_bufs);
-		else
-			asmc_buf_free(lgr, buf);
+		list_add(&buf->node, &lgr->unused_bufs);
+		asmc_lgr_free_unused(lgr);
 		mutex_unlock(&lgr->mutex);
 		return;
 	}
@@ -460,14 +479,47 @@ void asmc_lgr_publish_link(struct asmc_lgr *lgr, struct asmc_link *lnk)
 	spin_unlock_bh(&asmc_lgr_all_lock);
 }
 
-/* A link's mappings of every buffer go (the link is down or going). */
-void asmc_lgr_unmap_slot(struct asmc_lgr *lgr, int slot)
+/* @lnk (down or going) leaves the group: unpublished, its RMBs lose their
+ * MRs and mappings on its slot at once (after ib_dereg_mr no write of the
+ * peer lands there). The send buffers keep theirs until the QP is
+ * destroyed (asmc_lgr_slot_release()): posted RDMA writes may still read
+ * them, and an unmapped address must not reach the device.
+ */
+void asmc_lgr_link_leave(struct asmc_lgr *lgr, struct asmc_link *lnk)
 {
 	struct asmc_buf *buf;
 
 	lockdep_assert_held(&lgr->mutex);
+	if (lgr->links[lnk->slot] != lnk)
+		return;		/* left already, or never joined */
 	list_for_each_entry(buf, &lgr->bufs, lgr_node)
-		asmc_buf_unmap_slot(buf, slot);
+		if (buf->is_rmb)
+			asmc_buf_unmap_slot(buf, lnk->slot);
+	asmc_lgr_unpublish_link(lgr, lnk);
+	lnk->slot_held = true;
+	lgr->slots_dying |= BIT(lnk->slot);
+	asmc_obj_created(ASMC_OBJ_SLOT, lnk);
+}
+
+/* @lnk's QP and CQs are destroyed (before its device reference goes):
+ * the rest of its slot's mappings go, the slot is free again.
+ */
+void asmc_lgr_slot_release(struct asmc_link *lnk)
+{
+	struct asmc_lgr *lgr = lnk->lgr;
+	struct asmc_buf *buf;
+
+	if (!lnk->slot_held)
+		return;
+	mutex_lock(&lgr->mutex);
+	list_for_each_entry(buf, &lgr->bufs, lgr_node)
+		asmc_buf_unmap_slot(buf, lnk->slot);
+	lgr->slots_dying &= ~BIT(lnk->slot);
+	lnk->slot_held = false;
+	asmc_obj_destroyed(ASMC_OBJ_SLOT, lnk);
+	if (lgr->terminating)
+		asmc_lgr_free_unused(lgr);
+	mutex_unlock(&lgr->mutex);
 }
 
 /* Free what the group holds on the RDMA devices: MRs, DMA mappings, the
@@ -483,7 +535,6 @@ void asmc_lgr_unmap_slot(struct asmc_lgr *lgr, int slot)
 static void asmc_lgr_release_hw(struct asmc_lgr *lgr)
 {
 	struct asmc_link *gone[ASMC_LINKS_MAX] = {};
-	struct asmc_buf *buf, *tmp;
 	int i, n = 0;
 
 	/* after any flow that adds or moves links: they hold buffers and
@@ -494,9 +545,8 @@ static void asmc_lgr_release_hw(struct asmc_lgr *lgr)
 	for (i = 0; i < ASMC_LINKS_MAX; i++) {
 		if (!lgr->links[i])
 			continue;
-		asmc_lgr_unmap_slot(lgr, i);
 		gone[n++] = lgr->links[i];
-		asmc_lgr_unpublish_link(lgr, lgr->links[i]);
+		asmc_lgr_link_leave(lgr, gone[n - 1]);
 		list_add(&gone[n - 1]->retired_node, &lgr->retired);
 	}
 	if (n)
@@ -509,10 +559,7 @@ static void asmc_lgr_release_hw(struct asmc_lgr *lgr)
 		asmc_link_destroy(gone[i]);
 	mutex_lock(&lgr->mutex);
 	lgr->hw_releasing = false;
-	list_for_each_entry_safe(buf, tmp, &lgr->unused_bufs, node) {
-		list_del_init(&buf->node);
-		asmc_buf_free(lgr, buf);
-	}
+	asmc_lgr_free_unused(lgr);
 	mutex_unlock(&lgr->mutex);
 }
 

@@ -112,6 +112,9 @@ struct asmc_link {
 	bool			activated;	/* was active: connections
 						 * may point at it
 						 */
+	bool			slot_held;	/* left the group, its slot
+						 * kept until the QP is gone
+						 */
 	struct asmc_ibsel	sel;		/* device (ref), port, GID, MAC */
 	struct ib_pd		*pd;
 	struct ib_cq		*send_cq;
@@ -290,6 +293,12 @@ struct asmc_lgr {
 	 * asmc_lgr_all_lock (dump readers hold only the latter)
 	 */
 	struct asmc_link	*links[ASMC_LINKS_MAX];
+	/* slots of links that left (asmc_lgr_link_leave) but whose QP is
+	 * not destroyed yet: the send buffers stay mapped there, as the
+	 * device may still read them for work already posted, and no new
+	 * link takes the slot. Under mutex.
+	 */
+	u8			slots_dying;
 	/* links taken down while connections may still point at them
 	 * (conn->link): hardware gone, structs freed with the group, which
 	 * every connection holds a reference on
@@ -382,7 +391,8 @@ void asmc_lgr_terminate(struct asmc_lgr *lgr, int err);
 void asmc_lgr_terminate_sched(struct asmc_lgr *lgr);
 void asmc_lgr_publish_link(struct asmc_lgr *lgr, struct asmc_link *lnk);
 void asmc_lgr_unpublish_link(struct asmc_lgr *lgr, struct asmc_link *lnk);
-void asmc_lgr_unmap_slot(struct asmc_lgr *lgr, int slot);
+void asmc_lgr_link_leave(struct asmc_lgr *lgr, struct asmc_link *lnk);
+void asmc_lgr_slot_release(struct asmc_link *lnk);
 int asmc_buf_map_link(struct asmc_buf *buf, struct asmc_link *lnk);
 struct asmc_link *asmc_lgr_pick_link(struct asmc_lgr *lgr);
 void asmc_lgr_want_link(struct asmc_lgr *lgr, unsigned long delay);

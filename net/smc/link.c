@@ -247,7 +247,7 @@ struct asmc_link *asmc_lgr_link_alloc(struct asmc_lgr *lgr, u8 link_id)
 	if (!asmc_lgr_link_wanted(lgr))
 		goto out;
 	for (i = 0; i < ASMC_LINKS_MAX && slot < 0; i++)
-		if (!lgr->links[i])
+		if (!lgr->links[i] && !(lgr->slots_dying & BIT(i)))
 			slot = i;
 	for (id = link_id ? : 1; slot >= 0 && id; id = link_id ? 0 : id + 1) {
 		for (i = 0; i < ASMC_LINKS_MAX; i++)
@@ -279,7 +279,8 @@ int asmc_lgr_link_attach(struct asmc_lgr *lgr, struct asmc_link *lnk)
 	int rc = 0;
 
 	mutex_lock(&lgr->mutex);
-	if (lgr->terminating || lgr->links[lnk->slot]) {
+	if (lgr->terminating || lgr->links[lnk->slot] ||
+	    lgr->slots_dying & BIT(lnk->slot)) {
 		rc = -ENOLINK;
 		goto out;
 	}
@@ -304,9 +305,7 @@ void asmc_lgr_link_retire(struct asmc_lgr *lgr, struct asmc_link *lnk)
 
 	asmc_link_error(lnk);
 	mutex_lock(&lgr->mutex);
-	asmc_lgr_unmap_slot(lgr, lnk->slot);
-	if (lgr->links[lnk->slot] == lnk)
-		asmc_lgr_unpublish_link(lgr, lnk);
+	asmc_lgr_link_leave(lgr, lnk);
 	if (keep) {
 		list_add(&lnk->retired_node, &lgr->retired);
 		lgr->retired_num++;
@@ -384,8 +383,7 @@ static void asmc_lgr_failover(struct asmc_lgr *lgr, int err)
 		}
 	}
 	for (i = 0; i < n; i++) {
-		asmc_lgr_unmap_slot(lgr, dead[i]->slot);
-		asmc_lgr_unpublish_link(lgr, dead[i]);
+		asmc_lgr_link_leave(lgr, dead[i]);
 		list_add(&dead[i]->retired_node, &lgr->retired);
 		lgr->retired_num++;
 	}

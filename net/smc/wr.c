@@ -841,6 +841,8 @@ void asmc_link_destroy(struct asmc_link *lnk)
 		ib_free_cq(lnk->recv_cq);
 	lnk->send_cq = NULL;
 	lnk->recv_cq = NULL;
+	/* nothing reads the send buffers for it any more */
+	asmc_lgr_slot_release(lnk);
 	/* handlers are gone; work they queued must not run any more */
 	asmc_llc_link_stop(lnk);
 	if (!keep_bufs) {

@@ -101,6 +101,7 @@ if [ "$guest" = 1 ]; then
 	tap_check "server: every transfer finished verified across the failover" [ $rc = 0 ]
 else
 	smc_barrier red.listening2 60
+	slots0=$(smc_obj_created slot)
 	"$SMC_XFER" -q -P -f smc -p $((PORT + 1)) -c 4 -n "$SIZE" -t 300 $PEER 2>/tmp/red.cli &
 	cpid=$!
 	smc_conns_on_both 10 | tap_diag
@@ -122,6 +123,10 @@ else
 	rc=$?
 	tap_diag </tmp/red.cli
 	tap_check "client: every transfer finished verified across the failover" [ $rc = 0 ]
+	# its send buffers stayed mapped on the lost link's slot until the
+	# QP was destroyed (the moved connections resume only after that)
+	tap_check "the lost link's slot was held until its QP was gone" \
+		[ "$(smc_obj_created slot)" -gt "$slots0" -a "$(smc_obj_live slot)" = 0 ]
 	dmesg | sed -n '/smc_redundancy: eth0 down/,$p' | grep smc | tail -n 20 | tap_diag
 	ip link set eth0 up
 	tap_check "eth0 back: rxe0 active and the peer reachable" \
