@@ -9,7 +9,7 @@
 # the server adds a link over it again. Then the second RDMA device goes
 # away under an idle group: the group keeps its first link and serves a
 # new connection. Then, with rxe1 back, an SMC-R v1 group gets its second
-# link too (the rkeys in ADD_LINK_CONT messages). Last, groups made while
+# link too (the rkeys in ADD_LINK_CONT messages). Then groups made while
 # one side had no rxe1 get their second link once it is there (v2 and v1).
 # Last, a link added to a group with more RMBs than the peer knows rkeys of
 # lists only the known ones.
