@@ -63,19 +63,25 @@ int asmc_cdc_build(u8 *buf, size_t size, const struct asmc_cdc_msg *m)
 }
 
 /* Bytes from @from to @to in a ring of @size (SMC-WIRE 8.1): the count
- * difference within one wrap, else (size - from.count) + to.count, so equal
- * counts one wrap apart are a full ring. A cursor behind @from in the same
- * wrap gives 0. Check asmc_cursor_backwards() first for received cursors;
- * a result above @size means the peer overran the ring.
+ * difference within one wrap, else (size - from.count) + to.count for the
+ * next wrap, so equal counts one wrap apart are a full ring, and whole
+ * rings more for each further wrap (up to 0xffffffff): a peer's cursor
+ * that jumps wraps is an overrun, not one ring. A cursor behind @from in
+ * the same wrap gives 0. Check asmc_cursor_backwards() first for received
+ * cursors; a result above @size means the peer overran the ring.
  */
 u32 asmc_cursor_dist(struct asmc_cursor from, struct asmc_cursor to,
 		     u32 size)
 {
+	u64 d;
+
 	if (from.wrap == to.wrap)
 		return to.count > from.count ? to.count - from.count : 0;
 	if (from.count > size)
 		return to.count;	/* invalid @from: never underflow */
-	return size - from.count + to.count;
+	d = (u64)(u16)(to.wrap - from.wrap - 1) * size + size - from.count +
+	    to.count;
+	return d > 0xffffffffu ? 0xffffffffu : (u32)d;
 }
 
 /* @c advanced by @bytes in a ring of @size; wrap rolls over at 65535. */

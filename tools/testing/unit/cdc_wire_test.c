@@ -175,6 +175,17 @@ static void test_cursors(struct kunit *test)
 	      "an overrun (more than a ring) gives dist > size and no free space");
 	CHECK(asmc_cursor_dist(cur(5, size + 7), cur(6, 3), size) == 3,
 	      "an invalid 'from' count never underflows");
+	CHECK(asmc_cursor_dist(cur(5, 100), cur(7, 50), size) ==
+	      2 * size - 50 &&
+	      asmc_cursor_dist(cur(5, size - 1), cur(7, 0), size) == size + 1 &&
+	      asmc_cursor_free(cur(5, 100), cur(7, 50), size) == 0,
+	      "a jump of two wraps is more than a ring, however the counts lie");
+	CHECK(asmc_cursor_dist(cur(5, 100), cur(0, 5), size) > size &&
+	      asmc_cursor_dist(cur(5, 100), cur(4, 5), 1u << 20) ==
+	      0xffffffffu &&
+	      asmc_cursor_dist(cur(0xFFFE, 10), cur(0, 5), size) ==
+	      2 * size - 5,
+	      "a move to wrap 0 other than the roll-over is far more than a ring");
 
 	a = cur(0xBEEF, 0x12345678);
 	CHECK(asmc_cursor_to_u64(a) == 0xBEEF12345678ull &&
