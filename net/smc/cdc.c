@@ -228,6 +228,7 @@ static void asmc_cdc_recv(struct asmc_sock *smc, struct asmc_cdc_msg *m)
 			 conn->peer_cons_curs.count, conn->peer_cons, conn->tx_prod,
 			 conn->peer_rmbe_size);
 		spin_unlock_bh(&conn->lock);
+		asmc_stats_wire(sock_net(sk), ASMC_STAT_CDC_RX_BAD, 1);
 		asmc_conn_abort(smc, EPROTO);
 		return;
 	}
@@ -275,13 +276,17 @@ void asmc_cdc_rx(struct asmc_link *lnk, const u8 *buf, u32 len)
 	struct asmc_cdc_msg m;
 	struct asmc_sock *smc;
 
-	if (asmc_cdc_parse(buf, len, &m))
+	if (asmc_cdc_parse(buf, len, &m)) {
+		pr_debug("link %p: CDC unparsable (length %u)\n", lnk, buf[1]);
+		asmc_stats_wire(lnk->lgr->net, ASMC_STAT_CDC_RX_DROP, 1);
 		return;
+	}
 	smc = asmc_lgr_find_conn(lnk->lgr, m.token);
 	if (!smc) {
 		/* closed meanwhile, or not ours */
 		pr_debug("link %p: CDC seq %u for unknown token %#x, flags %#x\n",
 			 lnk, m.seqno, m.token, m.conn_flags);
+		asmc_stats_wire(lnk->lgr->net, ASMC_STAT_CDC_RX_DROP, 1);
 		return;
 	}
 	asmc_stats_wire(sock_net(&smc->sk), ASMC_STAT_CDC_RX, 1);

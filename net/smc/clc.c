@@ -53,92 +53,14 @@ void asmc_clc_init(void)
 	get_random_bytes(asmc_system_peer_id, 2);
 }
 
-/* Test hook (debugfs smc/clc_inject): mutate the next CLC message of one
- * type this host sends (byte patches, a shorter send), so the selftests
- * can feed malformed messages to a peer through the real handshake.
- */
-#define ASMC_INJ_PATCHES	8
-
-static struct {
-	spinlock_t lock;
-	u8 type;		/* 0: nothing armed */
-	int n;
-	u16 off[ASMC_INJ_PATCHES];
-	u8 val[ASMC_INJ_PATCHES];
-	int trunc;		/* send only this many bytes, 0: all */
-} asmc_inj = { .lock = __SPIN_LOCK_UNLOCKED(asmc_inj.lock) };
-
-/* "TYPE [OFF=VAL]... [trunc=N]", TYPE 1..4 (proposal..decline). */
-int asmc_clc_inject_set(char *spec)
-{
-	char *tok, *eq;
-	unsigned long v, o;
-	u8 type;
-	int rc;
-
-	tok = strsep(&spec, " \n");
-	if (!tok || kstrtou8(tok, 0, &type) || type < 1 || type > 4)
-		return -EINVAL;
-	spin_lock_bh(&asmc_inj.lock);
-	asmc_inj.type = 0;
-	asmc_inj.n = 0;
-	asmc_inj.trunc = 0;
-	while ((tok = strsep(&spec, " \n"))) {
-		if (!*tok)
-			continue;
-		eq = strchr(tok, '=');
-		rc = -EINVAL;
-		if (!eq)
-			goto bad;
-		*eq = 0;
-		if (kstrtoul(eq + 1, 0, &v))
-			goto bad;
-		if (!strcmp(tok, "trunc")) {
-			asmc_inj.trunc = v;
-			continue;
-		}
-		if (kstrtoul(tok, 0, &o) || o >= ASMC_CLC_MAX_LEN || v > 255 ||
-		    asmc_inj.n >= ASMC_INJ_PATCHES)
-			goto bad;
-		asmc_inj.off[asmc_inj.n] = o;
-		asmc_inj.val[asmc_inj.n++] = v;
-	}
-	asmc_inj.type = type;
-	spin_unlock_bh(&asmc_inj.lock);
-	return 0;
-bad:
-	spin_unlock_bh(&asmc_inj.lock);
-	return rc;
-}
-
-/* Apply an armed injection to @buf (a copy we may change); new length. */
-static size_t asmc_clc_inject(u8 *buf, size_t len)
-{
-	int i;
-
-	spin_lock_bh(&asmc_inj.lock);
-	if (asmc_inj.type != buf[4]) {
-		spin_unlock_bh(&asmc_inj.lock);
-		return len;
-	}
-	for (i = 0; i < asmc_inj.n; i++)
-		if (asmc_inj.off[i] < len)
-			buf[asmc_inj.off[i]] = asmc_inj.val[i];
-	if (asmc_inj.trunc && asmc_inj.trunc < len)
-		len = asmc_inj.trunc;
-	asmc_inj.type = 0;	/* once */
-	spin_unlock_bh(&asmc_inj.lock);
-	pr_info("CLC message type %u sent altered for a test\n", buf[4]);
-	return len;
-}
-
 static int asmc_clc_send(struct asmc_sock *smc, const void *msg, size_t len)
 {
 	u8 buf[ASMC_CLC_MAX_LEN];
 
-	if (unlikely(READ_ONCE(asmc_inj.type)) && len <= sizeof(buf)) {
+	/* a test's altered message (debugfs smc/clc_inject) */
+	if (asmc_inject_armed(&asmc_clc_inj) && len <= sizeof(buf)) {
 		memcpy(buf, msg, len);
-		len = asmc_clc_inject(buf, len);
+		len = asmc_inject(&asmc_clc_inj, buf[4], 0, buf, len);
 		msg = buf;
 	}
 	return __asmc_clc_send(smc, msg, len);

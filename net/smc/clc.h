@@ -16,7 +16,6 @@ struct asmc_hs_result {
 };
 
 void asmc_clc_init(void);
-int asmc_clc_inject_set(char *spec);
 int asmc_clc_client_handshake(struct asmc_sock *smc,
 			      struct asmc_hs_result *res);
 int asmc_clc_server_handshake(struct asmc_sock *smc,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Object accounting and the debugfs directory /sys/kernel/debug/smc:
- * "objects" (created/destroyed/live per type), "sockets", "stats", and
- * the fault injection knobs under "fault/".
+ * "objects" (created/destroyed/live per type), "sockets", "stats", the
+ * message injection hooks and the fault injection knobs under "fault/".
  */
 #include <linux/debugfs.h>
 #include <linux/nsproxy.h>
@@ -9,9 +9,11 @@
 #include <linux/seq_file.h>
 #include "debug.h"
 #include "clc.h"
+#include "clc_wire.h"
 #include "lgr.h"
 #include "netns.h"
 #include "socket.h"
+#include "wr.h"
 
 struct asmc_objcount asmc_objcount[ASMC_OBJ_MAX];
 
@@ -79,9 +81,111 @@ static ssize_t flush_idle_write(struct file *file, const char __user *buf,
 	return len;
 }
 
-/* Arm a one-shot change of the next CLC message of a type (tests). */
-static ssize_t clc_inject_write(struct file *file, const char __user *ubuf,
-				size_t len, loff_t *ppos)
+struct asmc_inject asmc_clc_inj = {
+	.lock = __SPIN_LOCK_UNLOCKED(asmc_clc_inj.lock),
+	.type_min = 1, .type_max = 4, .max_len = ASMC_CLC_MAX_LEN,
+	.what = "CLC message",
+};
+
+struct asmc_inject asmc_wr_inj = {
+	.lock = __SPIN_LOCK_UNLOCKED(asmc_wr_inj.lock),
+	.type_min = 1, .type_max = 255, .max_len = ASMC_WR_MSG_LEN,
+	.kinds_ok = ASMC_INJ_DATA | ASMC_INJ_CTRL | ASMC_INJ_REQ |
+		    ASMC_INJ_RESP,
+	.what = "CDC/LLC message",
+};
+
+static const char *const asmc_inj_kinds[] = { "data", "ctrl", "req", "resp" };
+
+/* Parse one word of a spec after TYPE into @inj (its lock held). */
+static int asmc_inject_word(struct asmc_inject *inj, char *tok)
+{
+	unsigned long v, o;
+	char *eq;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(asmc_inj_kinds); i++) {
+		if (strcmp(tok, asmc_inj_kinds[i]))
+			continue;
+		if (!(inj->kinds_ok & BIT(i)))
+			return -EINVAL;
+		inj->kinds |= BIT(i);
+		return 0;
+	}
+	eq = strchr(tok, '=');
+	if (!eq)
+		return -EINVAL;
+	*eq = 0;
+	if (kstrtoul(eq + 1, 0, &v))
+		return -EINVAL;
+	if (!strcmp(tok, "trunc")) {
+		if (!v || v >= inj->max_len)
+			return -EINVAL;
+		inj->trunc = v;
+		return 0;
+	}
+	if (kstrtoul(tok, 0, &o) || o >= inj->max_len || v > 255 ||
+	    inj->n >= ASMC_INJ_PATCHES)
+		return -EINVAL;
+	inj->off[inj->n] = o;
+	inj->val[inj->n++] = v;
+	return 0;
+}
+
+/* Arm @inj from @spec; a bad spec leaves nothing armed. */
+static int asmc_inject_set(struct asmc_inject *inj, char *spec)
+{
+	char *tok;
+	int rc = 0;
+	u8 type;
+
+	tok = strsep(&spec, "\n ");
+	if (tok && !strcmp(tok, "none")) {
+		WRITE_ONCE(inj->armed, false);
+		return 0;
+	}
+	if (!tok || kstrtou8(tok, 0, &type) || type < inj->type_min ||
+	    type > inj->type_max)
+		return -EINVAL;
+	spin_lock_bh(&inj->lock);
+	inj->armed = false;
+	inj->kinds = 0;
+	inj->n = 0;
+	inj->trunc = 0;
+	while (!rc && (tok = strsep(&spec, "\n ")))
+		if (*tok)
+			rc = asmc_inject_word(inj, tok);
+	inj->type = type;
+	WRITE_ONCE(inj->armed, !rc);
+	spin_unlock_bh(&inj->lock);
+	return rc;
+}
+
+size_t asmc_inject(struct asmc_inject *inj, u8 type, u8 kind, u8 *buf,
+		   size_t len)
+{
+	int i;
+
+	spin_lock_bh(&inj->lock);
+	if (!inj->armed || inj->type != type ||
+	    (inj->kinds && !(inj->kinds & kind))) {
+		spin_unlock_bh(&inj->lock);
+		return len;
+	}
+	for (i = 0; i < inj->n; i++)
+		if (inj->off[i] < len)
+			buf[inj->off[i]] = inj->val[i];
+	if (inj->trunc && inj->trunc < len)
+		len = inj->trunc;
+	WRITE_ONCE(inj->armed, false);	/* once */
+	inj->fired++;
+	spin_unlock_bh(&inj->lock);
+	pr_info("%s type %#x sent altered for a test\n", inj->what, type);
+	return len;
+}
+
+static ssize_t inject_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
 {
 	char buf[256];
 	int rc;
@@ -91,13 +195,37 @@ static ssize_t clc_inject_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = 0;
-	rc = asmc_clc_inject_set(buf);
+	rc = asmc_inject_set(file_inode(file)->i_private, buf);
 	return rc ? rc : len;
 }
 
-static const struct file_operations clc_inject_fops = {
-	.owner	= THIS_MODULE,
-	.write	= clc_inject_write,
+static int inject_show(struct seq_file *m, void *v)
+{
+	struct asmc_inject *inj = m->private;
+
+	spin_lock_bh(&inj->lock);
+	if (inj->armed)
+		seq_printf(m, "armed %#x kinds %#x patches %d trunc %u\n",
+			   inj->type, inj->kinds, inj->n, inj->trunc);
+	else
+		seq_puts(m, "armed none\n");
+	seq_printf(m, "fired %llu\n", inj->fired);
+	spin_unlock_bh(&inj->lock);
+	return 0;
+}
+
+static int inject_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, inject_show, inode->i_private);
+}
+
+static const struct file_operations inject_fops = {
+	.owner		= THIS_MODULE,
+	.open		= inject_open,
+	.read		= seq_read,
+	.write		= inject_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
 };
 
 static const struct file_operations flush_idle_fops = {
@@ -228,8 +356,10 @@ int asmc_debugfs_init(void)
 			    &lgrs_fops);
 	debugfs_create_file("flush_idle", 0200, asmc_debugfs_dir, NULL,
 			    &flush_idle_fops);
-	debugfs_create_file("clc_inject", 0200, asmc_debugfs_dir, NULL,
-			    &clc_inject_fops);
+	debugfs_create_file("clc_inject", 0600, asmc_debugfs_dir,
+			    &asmc_clc_inj, &inject_fops);
+	debugfs_create_file("wr_inject", 0600, asmc_debugfs_dir,
+			    &asmc_wr_inj, &inject_fops);
 	asmc_fault_debugfs(asmc_debugfs_dir);
 	return 0;
 }

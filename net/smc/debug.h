@@ -7,6 +7,7 @@
 
 #include <linux/atomic.h>
 #include <linux/printk.h>
+#include <linux/spinlock.h>
 
 enum asmc_obj {
 	ASMC_OBJ_SOCK,		/* struct asmc_sock */
@@ -75,6 +76,54 @@ u32 asmc_fault_slow_ms(void);	/* the delay of ASMC_FAULT_SLOWQP */
 
 /* @call, or @fail when a fault is injected at @site */
 #define ASMC_FAULTY(site, fail, call) (asmc_fault(site) ? (fail) : (call))
+
+/* One-shot change of the next message of one type this host sends (tests:
+ * debugfs smc/clc_inject for CLC, smc/wr_inject for CDC and LLC on a
+ * link), so the selftests feed malformed messages to a peer through the
+ * real protocol. Written "TYPE [KIND] [OFF=VAL]... [trunc=N]": TYPE is
+ * the CLC type (1..4) or the first byte of a CDC/LLC message, KIND
+ * (wr_inject only) narrows it to CDCs with data or without, or LLC
+ * requests or responses; the bytes at OFF get VAL, the send ends after
+ * N bytes; "none" disarms. Reading shows what is armed and how many went
+ * out altered.
+ */
+#define ASMC_INJ_PATCHES	8
+
+enum {
+	ASMC_INJ_DATA	= 1,	/* a CDC after RDMA WRITEs */
+	ASMC_INJ_CTRL	= 2,	/* a CDC alone */
+	ASMC_INJ_REQ	= 4,	/* an LLC request */
+	ASMC_INJ_RESP	= 8,	/* an LLC response */
+};
+
+struct asmc_inject {
+	spinlock_t	lock;		/* protects all below */
+	bool		armed;
+	u8		type;
+	u8		kinds;		/* ASMC_INJ_*, 0: any */
+	int		n;
+	u16		off[ASMC_INJ_PATCHES];
+	u8		val[ASMC_INJ_PATCHES];
+	u16		trunc;		/* send only this many bytes, 0: all */
+	u64		fired;
+	/* fixed: which types and kinds may be armed, the largest offset */
+	u8		type_min, type_max, kinds_ok;
+	u16		max_len;
+	const char	*what;
+};
+
+extern struct asmc_inject asmc_clc_inj, asmc_wr_inj;
+
+/* Apply an armed change to @buf (a message of @type and @kind, @len
+ * bytes, that the caller may alter); returns the length to send.
+ */
+size_t asmc_inject(struct asmc_inject *inj, u8 type, u8 kind, u8 *buf,
+		   size_t len);
+
+static inline bool asmc_inject_armed(struct asmc_inject *inj)
+{
+	return unlikely(READ_ONCE(inj->armed));
+}
 
 s64 asmc_obj_live(enum asmc_obj type);
 int asmc_debugfs_init(void);

@@ -112,11 +112,13 @@ void asmc_stats_show(struct seq_file *m, struct asmc_stats *st)
 		   r->bytes[ASMC_STAT_TX], r->calls[ASMC_STAT_TX]);
 	seq_printf(m, "smcr_rx bytes %llu calls %llu\n",
 		   r->bytes[ASMC_STAT_RX], r->calls[ASMC_STAT_RX]);
-	seq_printf(m, "smcr_wire cdc_tx_data %llu cdc_tx_ctrl %llu rdma_writes %llu cdc_rx %llu tx_noslot %llu\n",
+	seq_printf(m, "smcr_wire cdc_tx_data %llu cdc_tx_ctrl %llu rdma_writes %llu cdc_rx %llu tx_noslot %llu cdc_rx_bad %llu cdc_rx_drop %llu\n",
 		   r->wire[ASMC_STAT_CDC_TX_DATA],
 		   r->wire[ASMC_STAT_CDC_TX_CTRL],
 		   r->wire[ASMC_STAT_RDMA_WRITE], r->wire[ASMC_STAT_CDC_RX],
-		   r->wire[ASMC_STAT_TX_NOSLOT]);
+		   r->wire[ASMC_STAT_TX_NOSLOT],
+		   r->wire[ASMC_STAT_CDC_RX_BAD],
+		   r->wire[ASMC_STAT_CDC_RX_DROP]);
 	seq_printf(m, "smcr_llc confirm_rkey %llu delete_rkey %llu test_link %llu test_link_early %llu test_link_lost %llu add_link_none %llu add_link_rej %llu\n",
 		   r->wire[ASMC_STAT_LLC_CONFIRM_RKEY],
 		   r->wire[ASMC_STAT_LLC_DELETE_RKEY],

@@ -96,6 +96,8 @@ enum asmc_stat_wire {
 	ASMC_STAT_CDC_TX_CTRL,
 	ASMC_STAT_RDMA_WRITE,
 	ASMC_STAT_CDC_RX,
+	ASMC_STAT_CDC_RX_BAD,		/* cursors out of range: conn aborted */
+	ASMC_STAT_CDC_RX_DROP,		/* unparsable, or for no connection */
 	ASMC_STAT_TX_NOSLOT,
 	ASMC_STAT_LLC_CONFIRM_RKEY,
 	ASMC_STAT_LLC_DELETE_RKEY,

@@ -256,6 +256,23 @@ static int asmc_wr_post(struct asmc_wr_tx *tx, struct ib_send_wr *first)
  * peer may arm its receive CQ for solicited events only. A slot marked
  * tx->await starts the link's wait for an answer (see ASMC_LINK_PROBE).
  */
+/* A test's altered message (debugfs smc/wr_inject): the slot's @len
+ * bytes, changed in place; returns the length to send.
+ */
+static size_t asmc_wr_inject(struct asmc_wr_tx *tx, size_t len, int nwrites)
+{
+	struct asmc_link *lnk = tx->link;
+	u8 *buf = lnk->tx_bufs + (size_t)tx->idx * ASMC_WR_SLOT_SIZE;
+	u8 kind;
+
+	if (buf[0] == ASMC_CDC_TYPE)
+		kind = nwrites ? ASMC_INJ_DATA : ASMC_INJ_CTRL;
+	else
+		kind = buf[3] & ASMC_LLC_FLAG_RESP ? ASMC_INJ_RESP :
+						     ASMC_INJ_REQ;
+	return asmc_inject(&asmc_wr_inj, buf[0], kind, buf, len);
+}
+
 int asmc_wr_tx_send_after(struct asmc_wr_tx *tx, size_t len,
 			  struct ib_rdma_wr *writes, int nwrites)
 {
@@ -264,6 +281,8 @@ int asmc_wr_tx_send_after(struct asmc_wr_tx *tx, size_t len,
 	struct ib_sge sge;
 	int i;
 
+	if (asmc_inject_armed(&asmc_wr_inj))
+		len = asmc_wr_inject(tx, len, nwrites);
 	sge.addr = lnk->tx_dma + (u64)tx->idx * ASMC_WR_SLOT_SIZE;
 	sge.length = len;
 	sge.lkey = lnk->pd->local_dma_lkey;

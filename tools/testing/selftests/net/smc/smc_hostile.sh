@@ -1,14 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Malformed CLC messages: the next Proposal, Accept or Confirm this host
-# sends is altered on purpose (debugfs smc/clc_inject), and the receiving
-# side, this same module over the rxe0 loopback, must answer with a reset
-# or a Decline as the protocol wants, count it, and stay healthy: a good
-# SMC-R connection works right after each case, and nothing leaks.
+# Malformed messages: the next Proposal, Accept or Confirm this host sends
+# is altered on purpose (debugfs smc/clc_inject), and the receiving side,
+# this same module over the rxe0 loopback, must answer with a reset or a
+# Decline as the protocol wants, count it, and stay healthy: a good SMC-R
+# connection works right after each case, and nothing leaks. Then the same
+# for CDC and LLC messages on the link (debugfs smc/wr_inject): a CDC with
+# cursors out of range aborts its connection only, one for no connection
+# is dropped, a CONFIRM_RKEY exchange gone wrong ends in a Decline.
 #
 #   +------------------------------ guest ------------------------------+
 #   |  smc_xfer client --(altered CLC)--> smc_xfer -s    on 192.0.2.1     |
 #   |  AF_SMC, SMC-R over rxe0 loopback      AF_SMC                       |
+#   |                  <-(altered CDC/LLC)->                              |
 #   +--------------------------------------------------------------------+
 
 source "$(dirname "$0")/smc_lib.sh"
@@ -27,17 +31,19 @@ trap cleanup EXIT
 
 smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"
 [ -w "$SMC_DBG/clc_inject" ] || ksft_skip_all "no clc_inject in debugfs"
+[ -w "$SMC_DBG/wr_inject" ] || ksft_skip_all "no wr_inject in debugfs"
 ip -4 addr show | grep -q "inet $ADDR/" || ksft_skip_all "no interface with $ADDR"
 python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" || ksft_skip_all "no UEID"
 
-# one connection: "ok" when the data went through, "fail" otherwise
+# one connection of SIZE bytes (64K): "ok" when the data went through,
+# "fail" otherwise
 xfer() {
 	local s rc
 	PORT=$((PORT + 1))
 	"$SMC_XFER" -s -q -f smc -p $PORT -c 1 -t 30 2>/dev/null &
 	s=$!
 	smc_wait_port $PORT 10
-	"$SMC_XFER" -q -f smc -p $PORT -n 64K -t 30 "$ADDR" 2>/dev/null
+	"$SMC_XFER" -q -f smc -p $PORT -n "${1:-64K}" -t 30 "$ADDR" 2>/dev/null
 	rc=$?
 	# a reset connection never reaches the server: do not wait out its -t
 	[ $rc = 0 ] || kill $s 2>/dev/null
@@ -252,6 +258,90 @@ tap_check "v1: smcr_v1=2 smcr_v2=0 gives an SMC-R v1 connection" [ $? = 0 ]
 run_cases <<<"$CASES_V1"
 sysctl -qw net.smc.smcr_v1=1 net.smc.smcr_v2=1
 
+# CDC and LLC messages on the link, SMC-R v2 over rxe0 (offsets: CDC
+# token 4..7, producer cursor wrap 10..11 count 12..15, consumer cursor
+# wrap 18..19 count 20..23; v2 CONFIRM_RKEY 0x26: flags 3, entries 4, rkey
+# 5..8). name | injection | expected: bad (the receiver aborts the
+# connection, counts cdc_rx_bad, its link group stays), abort (the peer
+# claims an abort: both ends learn it within 20 s, the group stays), drop
+# (the CDC is dropped and counted, later ones carry the cursors: data
+# arrives), ok (ignored: data arrives; all producer flags include the
+# failover one, whose CDC moves no cursor), rtok (the CONFIRM_RKEY of a
+# new RMB fails: Decline 0x09990001, data over TCP). The rtok cases run on
+# a new group with net.smc.rmem raised, so that the RMBs are new.
+CASES_WR="cdc_prod_count_beyond_rmbe|0xfe data 12=0xff 13=0xff 14=0xff 15=0xff|bad
+cdc_prod_wrap_ahead|0xfe data 10=0x40|bad
+cdc_cons_wrap_ahead|0xfe ctrl 18=0x40|bad
+cdc_cons_count_beyond_rmbe|0xfe ctrl 20=0xff 21=0xff 22=0xff 23=0xff|bad
+cdc_unknown_token|0xfe data 4=0xde 5=0xad 6=0xbe 7=0xef|drop
+cdc_length_field_20|0xfe data 1=20|drop
+cdc_truncated|0xfe data trunc=20|ok
+cdc_all_prod_flags|0xfe data 24=0xff|ok
+cdc_all_conn_flags|0xfe data 25=0xff|abort
+llc_confirm_rkey_3_entries|0x26 req 4=3|rtok
+llc_confirm_rkey_unknown_type|0x26 req 0=0x2d|rtok
+llc_confirm_rkey_answer_negative|0x26 resp 3=0xa0|rtok
+llc_confirm_rkey_answer_other_rkey|0x26 resp 5=0 6=0 7=0 8=0|rtok"
+
+fired() { awk '$1 == "fired" { print $2 }' "$SMC_DBG/wr_inject"; }
+groups() { awk '$1 == "lgr" { print $2 }' "$SMC_DBG/lgrs" | sort | xargs; }
+
+run_wr_case() {
+	local f0 bad0 drop0 rt0 g0 rmem0 got ms n bad drop rt
+	rmem0=$(cat /proc/sys/net/smc/rmem)
+	if [ "$want" = rtok ]; then
+		no_groups || echo "# $name: link groups still live"
+		xfer >/dev/null
+		echo 262144 >/proc/sys/net/smc/rmem
+	fi
+	g0=$(groups)
+	f0=$(fired)
+	bad0=$(smc_wire cdc_rx_bad) drop0=$(smc_wire cdc_rx_drop)
+	rt0=$(( $(smc_fallback_count 0x09990001 server) +
+		$(smc_fallback_count 0x09990001 client) ))
+	echo "$inj" > "$SMC_DBG/wr_inject"
+	t0=$(date +%s%N)
+	got=$(xfer 1M)
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	echo "$rmem0" >/proc/sys/net/smc/rmem
+	n=$(( $(fired) - f0 ))
+	bad=$(( $(smc_wire cdc_rx_bad) - bad0 ))
+	drop=$(( $(smc_wire cdc_rx_drop) - drop0 ))
+	rt=$(( $(smc_fallback_count 0x09990001 server) +
+	       $(smc_fallback_count 0x09990001 client) - rt0 ))
+	echo "# $name: transfer $got in $ms ms, $n altered, cdc_rx_bad +$bad, cdc_rx_drop +$drop, Declines 0x09990001 +$rt; groups before: $g0, after: $(groups)"
+	case $want in
+	bad)
+		tap_check "$name: only that connection aborted within 20 s, cdc_rx_bad counted, link groups kept" \
+			[ "$got" = fail -a "$n" = 1 -a "$bad" = 1 -a "$ms" -lt 20000 \
+			  -a "$(groups)" = "$g0" ] ;;
+	abort)
+		tap_check "$name: that connection ends within 20 s, link groups kept" \
+			[ "$got" = fail -a "$n" = 1 -a "$bad" = 0 -a "$ms" -lt 20000 \
+			  -a "$(groups)" = "$g0" ] ;;
+	drop)
+		tap_check "$name: dropped and counted, the data still arrives" \
+			[ "$got" = ok -a "$n" = 1 -a "$drop" -ge 1 -a "$bad" = 0 ] ;;
+	ok)
+		tap_check "$name: dropped, the data still arrives" \
+			[ "$got" = ok -a "$n" = 1 -a "$bad" = 0 ] ;;
+	rtok)
+		tap_check "$name: Decline 0x09990001 within 20 s, data over TCP" \
+			[ "$got" = ok -a "$n" = 1 -a "$rt" -ge 1 -a "$ms" -lt 20000 ] ;;
+	esac
+	[ "$(head -n 1 "$SMC_DBG/wr_inject")" = "armed none" ] ||
+		{ tap_fail "$name: injection left armed"; echo none > "$SMC_DBG/wr_inject"; }
+	healthy "$name"
+}
+
+# the v2 groups of the CDC cases exist before the first (the v1 cases
+# above left v1 groups)
+xfer >/dev/null
+while IFS='|' read -r name inj want; do
+	[[ $name =~ ${SMC_HOSTILE_ONLY:-.} ]] || continue
+	run_wr_case
+done <<<"$CASES_WR"
+
 echo 1 > "$SMC_DBG/flush_idle"
-smc_check_released "malformed CLC messages"
+smc_check_released "malformed CLC, CDC and LLC messages"
 tap_done

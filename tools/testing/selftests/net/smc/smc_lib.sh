@@ -184,7 +184,7 @@ smc_counters() {
 }
 
 # smc_wire KEY...: data path message counters (smcr_wire: cdc_tx_data,
-# cdc_tx_ctrl, rdma_writes, cdc_rx, tx_noslot)
+# cdc_tx_ctrl, rdma_writes, cdc_rx, tx_noslot, cdc_rx_bad, cdc_rx_drop)
 smc_wire() { smc_counters smcr_wire "$@"; }
 
 # smc_llc KEY...: LLC requests we sent (smcr_llc: confirm_rkey, delete_rkey,
