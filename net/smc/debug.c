@@ -141,7 +141,9 @@ static int asmc_inject_set(struct asmc_inject *inj, char *spec)
 
 	tok = strsep(&spec, "\n ");
 	if (tok && !strcmp(tok, "none")) {
+		spin_lock_bh(&inj->lock);
 		WRITE_ONCE(inj->armed, false);
+		spin_unlock_bh(&inj->lock);
 		return 0;
 	}
 	if (!tok || kstrtou8(tok, 0, &type) || type < inj->type_min ||
