@@ -79,8 +79,7 @@ u32 asmc_cursor_dist(struct asmc_cursor from, struct asmc_cursor to,
 		return to.count > from.count ? to.count - from.count : 0;
 	if (from.count > size)
 		return to.count;	/* invalid @from: never underflow */
-	d = (u64)(u16)(to.wrap - from.wrap - 1) * size + size - from.count +
-	    to.count;
+	d = (u64)(u16)(to.wrap - from.wrap) * size - from.count + to.count;
 	return d > 0xffffffffu ? 0xffffffffu : (u32)d;
 }
 

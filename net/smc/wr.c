@@ -156,6 +156,12 @@ static void asmc_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
 	asmc_wr_wc_error(lnk, wc, "rdma write");
 }
 
+/* The message buffer of send slot @idx. */
+static u8 *asmc_wr_tx_buf(struct asmc_link *lnk, u32 idx)
+{
+	return lnk->tx_bufs + (size_t)idx * ASMC_WR_SLOT_SIZE;
+}
+
 /* Take a free control-send slot. With @wait, sleep up to
  * ASMC_TX_SLOT_WAIT; -ENOLINK once the link is down. The slot's buffer
  * (ASMC_WR_MSG_LEN bytes, zeroed) is returned in @buf.
@@ -191,7 +197,7 @@ int asmc_wr_tx_get(struct asmc_link *lnk, struct asmc_wr_tx **txp, u8 **buf,
 	}
 	atomic_inc(&lnk->tx_preparing);
 	*txp = &lnk->tx[idx];
-	*buf = lnk->tx_bufs + (size_t)idx * ASMC_WR_SLOT_SIZE;
+	*buf = asmc_wr_tx_buf(lnk, idx);
 	memset(*buf, 0, ASMC_WR_SLOT_SIZE);
 	return 0;
 }
@@ -261,11 +267,10 @@ static int asmc_wr_post(struct asmc_wr_tx *tx, struct ib_send_wr *first)
  */
 static size_t asmc_wr_inject(struct asmc_wr_tx *tx, size_t len, int nwrites)
 {
-	struct asmc_link *lnk = tx->link;
-	u8 *buf = lnk->tx_bufs + (size_t)tx->idx * ASMC_WR_SLOT_SIZE;
+	u8 *buf = asmc_wr_tx_buf(tx->link, tx->idx);
 	u8 kind;
 
-	if (buf[0] == ASMC_CDC_TYPE)
+	if (asmc_cdc_is_cdc(buf, len))
 		kind = nwrites ? ASMC_INJ_DATA : ASMC_INJ_CTRL;
 	else
 		kind = buf[3] & ASMC_LLC_FLAG_RESP ? ASMC_INJ_RESP :

@@ -130,6 +130,7 @@ v1_accept_rmbe_index_0|2 45=0x00|reset:client
 v1_confirm_says_v2|3 7=0x28|reset:server|fc
 v1_confirm_bad_trailer|3 64=0x00|reset:server"
 
+# run_cases FN <<<CASES: FN for each case (name, inj, want, fc set);
 # SMC_HOSTILE_ONLY=REGEX: only the cases whose name matches, each run
 # SMC_HOSTILE_REPEAT times (default once), to chase a rare failure
 run_cases() {
@@ -137,7 +138,7 @@ local r
 while IFS='|' read -r name inj want fc; do
 	[[ $name =~ ${SMC_HOSTILE_ONLY:-.} ]] || continue
 	for r in $(seq 1 "${SMC_HOSTILE_REPEAT:-1}"); do
-		run_case
+		"$1"
 	done
 done
 }
@@ -206,7 +207,7 @@ quarantined() {
 	awk '$1 == "smcr_rmb" { print $3 }' "$SMC_DBG/stats"
 }
 
-run_cases <<<"$CASES"
+run_cases run_case <<<"$CASES"
 
 # A group with ASMC_QUARANTINE_MAX (16) RMBs kept from reuse ends, which
 # frees them: 16 Accepts the client rejects, in the server group that
@@ -255,7 +256,7 @@ sysctl -qw net.smc.smcr_v1=2 net.smc.smcr_v2=0
 got=$(xfer)
 [ "$got" = ok ] && smc_lgrs_v1
 tap_check "v1: smcr_v1=2 smcr_v2=0 gives an SMC-R v1 connection" [ $? = 0 ]
-run_cases <<<"$CASES_V1"
+run_cases run_case <<<"$CASES_V1"
 sysctl -qw net.smc.smcr_v1=1 net.smc.smcr_v2=1
 
 # CDC and LLC messages on the link, SMC-R v2 over rxe0 (offsets: CDC
@@ -285,6 +286,10 @@ llc_confirm_rkey_answer_other_rkey|0x26 resp 5=0 6=0 7=0 8=0|rtok"
 
 fired() { awk '$1 == "fired" { print $2 }' "$SMC_DBG/wr_inject"; }
 groups() { awk '$1 == "lgr" { print $2 }' "$SMC_DBG/lgrs" | sort | xargs; }
+rtok_declines() { # handshakes that fell back for a failed CONFIRM_RKEY
+	echo $(( $(smc_fallback_count 0x09990001 server) +
+		 $(smc_fallback_count 0x09990001 client) ))
+}
 
 run_wr_case() {
 	local f0 bad0 drop0 rt0 g0 rmem0 got ms n bad drop rt
@@ -297,8 +302,7 @@ run_wr_case() {
 	g0=$(groups)
 	f0=$(fired)
 	bad0=$(smc_wire cdc_rx_bad) drop0=$(smc_wire cdc_rx_drop)
-	rt0=$(( $(smc_fallback_count 0x09990001 server) +
-		$(smc_fallback_count 0x09990001 client) ))
+	rt0=$(rtok_declines)
 	echo "$inj" > "$SMC_DBG/wr_inject"
 	t0=$(date +%s%N)
 	got=$(xfer 1M)
@@ -307,8 +311,7 @@ run_wr_case() {
 	n=$(( $(fired) - f0 ))
 	bad=$(( $(smc_wire cdc_rx_bad) - bad0 ))
 	drop=$(( $(smc_wire cdc_rx_drop) - drop0 ))
-	rt=$(( $(smc_fallback_count 0x09990001 server) +
-	       $(smc_fallback_count 0x09990001 client) - rt0 ))
+	rt=$(( $(rtok_declines) - rt0 ))
 	echo "# $name: transfer $got in $ms ms, $n altered, cdc_rx_bad +$bad, cdc_rx_drop +$drop, Declines 0x09990001 +$rt; groups before: $g0, after: $(groups)"
 	case $want in
 	bad)
@@ -337,10 +340,7 @@ run_wr_case() {
 # the v2 groups of the CDC cases exist before the first (the v1 cases
 # above left v1 groups)
 xfer >/dev/null
-while IFS='|' read -r name inj want; do
-	[[ $name =~ ${SMC_HOSTILE_ONLY:-.} ]] || continue
-	run_wr_case
-done <<<"$CASES_WR"
+run_cases run_wr_case <<<"$CASES_WR"
 
 echo 1 > "$SMC_DBG/flush_idle"
 smc_check_released "malformed CLC, CDC and LLC messages"
