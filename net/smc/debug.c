@@ -10,6 +10,7 @@
 #include "debug.h"
 #include "clc.h"
 #include "clc_wire.h"
+#include "llc_wire.h"
 #include "lgr.h"
 #include "netns.h"
 #include "socket.h"
@@ -89,7 +90,7 @@ struct asmc_inject asmc_clc_inj = {
 
 struct asmc_inject asmc_wr_inj = {
 	.lock = __SPIN_LOCK_UNLOCKED(asmc_wr_inj.lock),
-	.type_min = 1, .type_max = 255, .max_len = ASMC_WR_MSG_LEN,
+	.type_min = 1, .type_max = 255, .max_len = ASMC_LLC_MAX_LEN,
 	.kinds_ok = ASMC_INJ_DATA | ASMC_INJ_CTRL | ASMC_INJ_REQ |
 		    ASMC_INJ_RESP,
 	.what = "CDC/LLC message",

@@ -83,9 +83,9 @@ u32 asmc_fault_slow_ms(void);	/* the delay of ASMC_FAULT_SLOWQP */
  * real protocol. Written "TYPE [KIND] [OFF=VAL]... [trunc=N]": TYPE is
  * the CLC type (1..4) or the first byte of a CDC/LLC message, KIND
  * (wr_inject only) narrows it to CDCs with data or without, or LLC
- * requests or responses; the bytes at OFF get VAL, the send ends after
- * N bytes; "none" disarms. Reading shows what is armed and how many went
- * out altered.
+ * requests or responses (v2 ADD_LINKs larger than a slot too); the bytes
+ * at OFF get VAL, the send ends after N bytes; "none" disarms. Reading
+ * shows what is armed and how many went out altered.
  */
 #define ASMC_INJ_PATCHES	8
 

@@ -257,17 +257,11 @@ static int asmc_wr_post(struct asmc_wr_tx *tx, struct ib_send_wr *first)
 	return rc;
 }
 
-/* Post the slot's message, after @nwrites RDMA WRITEs that must reach the
- * peer first (RC order). Every send is signaled and solicited: a Linux
- * peer may arm its receive CQ for solicited events only. A slot marked
- * tx->await starts the link's wait for an answer (see ASMC_LINK_PROBE).
+/* A test's altered message (debugfs smc/wr_inject): @len bytes at @buf,
+ * changed in place; returns the length to send.
  */
-/* A test's altered message (debugfs smc/wr_inject): the slot's @len
- * bytes, changed in place; returns the length to send.
- */
-static size_t asmc_wr_inject(struct asmc_wr_tx *tx, size_t len, int nwrites)
+static size_t asmc_wr_inject(u8 *buf, size_t len, int nwrites)
 {
-	u8 *buf = asmc_wr_tx_buf(tx->link, tx->idx);
 	u8 kind;
 
 	if (asmc_cdc_is_cdc(buf, len))
@@ -278,6 +272,11 @@ static size_t asmc_wr_inject(struct asmc_wr_tx *tx, size_t len, int nwrites)
 	return asmc_inject(&asmc_wr_inj, buf[0], kind, buf, len);
 }
 
+/* Post the slot's message, after @nwrites RDMA WRITEs that must reach the
+ * peer first (RC order). Every send is signaled and solicited: a Linux
+ * peer may arm its receive CQ for solicited events only. A slot marked
+ * tx->await starts the link's wait for an answer (see ASMC_LINK_PROBE).
+ */
 int asmc_wr_tx_send_after(struct asmc_wr_tx *tx, size_t len,
 			  struct ib_rdma_wr *writes, int nwrites)
 {
@@ -287,7 +286,8 @@ int asmc_wr_tx_send_after(struct asmc_wr_tx *tx, size_t len,
 	int i;
 
 	if (asmc_inject_armed(&asmc_wr_inj))
-		len = asmc_wr_inject(tx, len, nwrites);
+		len = asmc_wr_inject(asmc_wr_tx_buf(lnk, tx->idx), len,
+				     nwrites);
 	sge.addr = lnk->tx_dma + (u64)tx->idx * ASMC_WR_SLOT_SIZE;
 	sge.length = len;
 	sge.lkey = lnk->pd->local_dma_lkey;
@@ -336,10 +336,10 @@ static void asmc_wr_big_done(struct asmc_wr_tx *tx, int status)
 /* Send @len (> ASMC_WR_MSG_LEN) bytes of @msg as one SEND: the first
  * ASMC_WR_MSG_LEN from the slot @tx (whose buffer the caller got), the
  * rest from a buffer freed when the send completes. Only for v2 groups,
- * whose receives take up to ASMC_LLC_MAX_LEN bytes.
+ * whose receives take up to ASMC_LLC_MAX_LEN bytes. A test may alter
+ * @msg (wr_inject); cut to a slot's size, it goes as a plain send.
  */
-int asmc_wr_tx_send_big(struct asmc_wr_tx *tx, u8 *slot, const u8 *msg,
-			size_t len)
+int asmc_wr_tx_send_big(struct asmc_wr_tx *tx, u8 *slot, u8 *msg, size_t len)
 {
 	struct asmc_link *lnk = tx->link;
 	struct ib_device *ibdev = lnk_ibdev(lnk);
@@ -348,6 +348,13 @@ int asmc_wr_tx_send_big(struct asmc_wr_tx *tx, u8 *slot, const u8 *msg,
 	struct ib_sge sge[2];
 	int rc;
 
+	if (asmc_inject_armed(&asmc_wr_inj)) {
+		len = asmc_wr_inject(msg, len, 0);
+		if (len <= ASMC_WR_MSG_LEN) {
+			memcpy(slot, msg, len);
+			return asmc_wr_tx_send(tx, len);
+		}
+	}
 	if (len <= ASMC_WR_MSG_LEN || len > ASMC_WR_MSG_LEN + ASMC_WR_SPILL_LEN) {
 		asmc_wr_tx_put(tx);
 		return -EINVAL;

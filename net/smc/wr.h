@@ -60,7 +60,7 @@ int asmc_wr_tx_get(struct asmc_link *lnk, struct asmc_wr_tx **tx, u8 **buf,
 		   bool wait);
 void asmc_wr_tx_put(struct asmc_wr_tx *tx);
 int asmc_wr_tx_send(struct asmc_wr_tx *tx, size_t len);
-int asmc_wr_tx_send_big(struct asmc_wr_tx *tx, u8 *slot, const u8 *msg,
+int asmc_wr_tx_send_big(struct asmc_wr_tx *tx, u8 *slot, u8 *msg,
 			size_t len);
 int asmc_wr_tx_send_after(struct asmc_wr_tx *tx, size_t len,
 			  struct ib_rdma_wr *writes, int nwrites);
