@@ -169,11 +169,12 @@ export SMC_ASYM_LINKS_SIZE=${SMC_ASYM_LINKS_SIZE:-4M}
 # The subset that fits a debug kernel under TCG (SMC_TESTS= runs all): every
 # SMC-R path (socket API over SMC-R, hostile CLC, netlink object and diag
 # dumps, injected faults, 1,000-connection churn, device removal; between
-# hosts: transfers, interop, eth0 down/up, peer death).
+# hosts: transfers, interop, eth0 down/up, second links and malformed link
+# messages, peer death).
 # Left out: the 640 fallback socket-API cases, 100 module load cycles, the
 # capture-based fallback checks and the netlink/sysctl input checks, which
 # run no SMC-R code and take most of the time.
-export SMC_TESTS=${SMC_TESTS-smc_sockapi_smcr smc_hostile smc_nl_objects smc_diag smc_faults smc_churn smc_devremove smc_pair smc_smcr smc_interop smc_linkflap smc_redundancy smc_interop_links smc_asym_links smc_killpeer}
+export SMC_TESTS=${SMC_TESTS-smc_sockapi_smcr smc_hostile smc_nl_objects smc_diag smc_faults smc_churn smc_devremove smc_pair smc_smcr smc_interop smc_linkflap smc_redundancy smc_hostile_links smc_interop_links smc_asym_links smc_killpeer}
 export SMC_VM_GUEST_ENV="SMC_KO SMC_HOLDER_KO SMC_KUNIT_KO SMC_STEP_TIMEOUT SMC_CHURN_LIMIT SMC_SMCR_TIMEOUT SMC_SMCR_SKIP SMC_INTEROP_PAR SMC_INTEROP_BIG SMC_INTEROP_TIMEOUT SMC_INTEROP_FIRST_MAX SMC_KILLPEER_DEADLINE SMC_REDUNDANCY_SIZE SMC_REDUNDANCY_LOST_MAX SMC_INTEROP_LINKS_SIZE SMC_INTEROP_LINKS_CONNS SMC_ASYM_LINKS_SIZE SMC_TESTS SMC_DEBUG_RUNNER ${SMC_VM_GUEST_ENV:-}"
 
 say "kernel $DEBUG_KREL ($SMC_VM_KERNEL), modules $SMC_VM_MODDIR"

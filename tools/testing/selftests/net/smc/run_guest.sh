@@ -159,6 +159,7 @@ pair)
 	step smc_interop ./smc_interop.sh "$guest"
 	step smc_linkflap ./smc_linkflap.sh "$guest"
 	step smc_redundancy ./smc_redundancy.sh "$guest"
+	step smc_hostile_links ./smc_hostile_links.sh "$guest"
 	step smc_interop_links ./smc_interop_links.sh "$guest"
 	step smc_asym_links ./smc_asym_links.sh "$guest"
 	step smc_preload_pair ./smc_preload_pair.sh "$guest"

@@ -1,0 +1,269 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Malformed link-management messages between two hosts with two RoCE ports
+# each: one guest alters one message of the flow that adds the group's
+# second link (debugfs smc/wr_inject: ADD_LINK offer or answer, v1
+# ADD_LINK_CONT), or turns a keepalive TEST_LINK into a DELETE_LINK. The
+# peer must reject or drop the new link (never oops, never hang), keep the
+# group with its first link and serve new connections over SMC-R; a link
+# the peer deletes unasked fails over and comes back.
+#
+#   +---- guest 0 (client) ---+   link 1: rxe0 on eth0   +---- guest 1 (server) ---+
+#   | smc_xfer                |==========================| smc_xfer -s             |
+#   | alters ADD_LINK answers,|   link 2: rxe1 on eth1   | offers link 2, alters   |
+#   | TEST_LINK->DELETE_LINK  |==========================| ADD_LINK, ADD_LINK_CONT |
+#   +-------------------------+                          +-------------------------+
+#
+# Usage: smc_hostile_links.sh GUEST
+# SMC_HOSTILE_ONLY=REGEX: only the cases whose name matches.
+
+source "$(dirname "$0")/smc_lib.sh"
+guest=${1:-$GUEST}
+GUEST=$guest
+tap_prefix="smc_hostile_links[$guest]"
+EID=SMC-HOSTILE-LINKS-TEST
+PORT=29900
+PEER=192.0.2.2
+
+cleanup() {
+	echo none >"$SMC_DBG/wr_inject" 2>/dev/null
+	sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1 2>/dev/null
+	[ -z "${tl0:-}" ] || sysctl -q -w net.smc.smcr_testlink_time="$tl0"
+	jobs -p | xargs -r kill 2>/dev/null
+	wait 2>/dev/null
+	smc_rxe1_del 2>/dev/null
+	python3 "$SMC_TESTDIR/smc_nl.py" ueid-del "$EID" >/dev/null 2>&1
+}
+trap cleanup EXIT
+
+smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"
+[ -e "$SMC_DBG/wr_inject" ] || ksft_skip_all "no debugfs smc/wr_inject"
+[ -e /sys/class/net/eth1 ] || ksft_skip_all "no second path (eth1) between the guests"
+smc_rxe1_add || ksft_skip_all "no rxe1 on eth1"
+python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" || ksft_skip_all "no UEID"
+tl0=$(sysctl -n net.smc.smcr_testlink_time)
+
+# Cases: name | guest that alters | SMC-R version | wr_inject spec | outcome.
+# ADD_LINK bytes: 28-30 QPN, 31 link ID, 32 MTU, v2: 1-2 length (LE), 70-71
+# rkey entries (LE); ADD_LINK_CONT 4 link ID; DELETE_LINK 4 link ID, 5-8
+# reason. Outcomes: rej = the client rejects the offer (counted on both
+# sides), gone = the new link is dropped on both sides, nolink = a
+# DELETE_LINK for a link that does not exist changes nothing, moved = link
+# 2 deleted unasked: its connections move, the server adds it again,
+# ended = the peer ends the group (DELETE_LINK "all"): its connections
+# fail at once, a new one makes a new group.
+CASES="add_link_qpn_0|1|2|0x22 req 28=0 29=0 30=0|rej
+add_link_mtu_0|1|2|0x22 req 32=0|rej
+add_link_id_0|1|2|0x22 req 31=0|rej
+add_link_id_in_use|1|2|0x22 req 31=1|rej
+add_link_rkeys_beyond_length|1|2|0x22 req 70=0xff 71=0x0f|rej
+add_link_length_short|1|2|0x22 req 1=60 2=0|rej
+add_link_no_such_qp|1|2|0x22 req 28=0x7f|gone
+answer_other_link_id|0|2|0x22 resp 31=9|gone
+answer_qpn_0|0|2|0x22 resp 28=0 29=0 30=0|gone
+answer_without_rkeys_ext|0|2|0x22 resp 1=44 2=0 trunc=44|gone
+v1_add_link_mtu_0|1|1|0x02 req 32=0|rej
+v1_add_link_cont_other_link|1|1|0x03 req 4=9|gone
+v1_answer_cont_other_link|0|1|0x03 resp 4=9|gone
+delete_link_unknown_id|0|2|0x27 req 0=0x24 4=9 5=0 6=0 7=0 8=0|nolink
+delete_link_2_unasked|0|2|0x27 req 0=0x24 4=2 5=0 6=1 7=0 8=0|moved
+delete_link_all|0|2|0x27 req 0=0x24 3=0x40 4=0 5=0 6=2 7=0 8=0|ended"
+
+fired() { awk '$1 == "fired" { print $2 }' "$SMC_DBG/wr_inject"; }
+armed_none() { grep -qx "armed none" "$SMC_DBG/wr_inject"; }
+lgr_ids() { awk '$1 == "lgr" { print $2 }' "$SMC_DBG/lgrs" | xargs; }
+# fired_within SECS F0: within SECS the hook fired more than F0 times and
+# is disarmed
+fired_within() {
+	local i
+	for i in $(seq $(($1 * 10))); do
+		[ "$(fired)" -gt "$2" ] && armed_none && return 0
+		smc_nap 0.1
+	done
+	cat "$SMC_DBG/wr_inject"
+	return 1
+}
+# group_within SECS: within SECS we have a link group; its ID in $ids
+group_within() {
+	local i
+	for i in $(seq $(($1 * 10))); do
+		ids=$(lgr_ids)
+		[ -n "$ids" ] && return 0
+		smc_nap 0.1
+	done
+	return 1
+}
+# smc_wait_gone_lgr IDS SECS: within SECS none of the groups IDS is left
+smc_wait_gone_lgr() {
+	local i id left
+	for i in $(seq $(($2 * 10))); do
+		left=
+		for id in $1; do
+			[[ " $(lgr_ids) " == *" $id "* ]] && left=1
+		done
+		[ -z "$left" ] && return 0
+		smc_nap 0.1
+	done
+	cat "$SMC_DBG/lgrs"
+	return 1
+}
+one_link() { grep -qE "links [0-9]+:rxe0:active:[0-9]+ retired" "$SMC_DBG/lgrs"; }
+
+# within SECS our one group has only its first link, on rxe0
+one_link_within() {
+	local i
+	for i in $(seq $(($1 * 10))); do
+		one_link && return 0
+		smc_nap 0.1
+	done
+	cat "$SMC_DBG/lgrs"
+	return 1
+}
+
+# conn_smcr: one client connection, 1M each way, verified, over SMC-R
+conn_smcr() {
+	local c0=$(smc_obj_created conn)
+	"$SMC_XFER" -q -f smc -p "$1" -n 1M -t 60 $PEER &&
+		[ $(( $(smc_obj_created conn) - c0 )) = 1 ]
+}
+
+# hcase: one case (name who ver spec want from the table) on port $port
+hcase() {
+	local f0 rej0 refused0 lost0 moved0 ids spid rc t0 server_conns=2 slow=
+	# the server reads 5 s late: the client's data waits on idle links
+	case $want in nolink|moved|ended) server_conns=6 slow="-S 5" ;; esac
+	smc_barrier "hl.$name" 120 || return
+	echo 1 >"$SMC_DBG/flush_idle"
+	smc_wait_objs lgr 0 30 || echo "# $name: link groups still live"
+	if [ "$ver" = 1 ]; then
+		sysctl -q -w net.smc.smcr_v1=2 net.smc.smcr_v2=0
+	else
+		sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
+	fi
+	# an idle link sends its TEST_LINK after 1 s (read as links come up)
+	case $want in
+	nolink|moved|ended) sysctl -q -w net.smc.smcr_testlink_time=$([ "$guest" = 0 ] && echo 1 || echo "$tl0") ;;
+	*) sysctl -q -w net.smc.smcr_testlink_time="$tl0" ;;
+	esac
+	f0=$(fired)
+	rej0=$(smc_llc add_link_rej)
+	read -r refused0 lost0 moved0 <<<"$(smc_counters smcr_links refused lost conns_moved)"
+	# a DELETE_LINK is armed once the group has both links
+	case $want in
+	nolink|moved|ended) ;;
+	*) [ "$guest" = "$who" ] && echo "$spec" >"$SMC_DBG/wr_inject" ;;
+	esac
+	smc_barrier "hl.$name.ready" 60 || return
+	if [ "$guest" = 1 ]; then
+		"$SMC_XFER" -s -q -P -f smc -p "$port" -c $server_conns $slow -t 120 &
+		spid=$!
+		smc_wait_port "$port" 10
+		smc_barrier "hl.$name.listening" 60
+		# the client's first connection makes the group
+		group_within 30
+	else
+		smc_barrier "hl.$name.listening" 60
+		tap_check "$name: first connection, 1M each way, SMC-R, verified" \
+			conn_smcr "$port"
+	fi
+	[ "$guest" = 1 ] || ids=$(lgr_ids)
+	case $want in
+	rej|gone)
+		if [ "$guest" = "$who" ]; then
+			tap_check "$name: the altered message went out once" \
+				fired_within 20 "$f0"
+		fi
+		# the longest wait of a link's setup is the client's 5 s
+		# for the new link's CONFIRM_LINK; the server's DELETE_LINK
+		# or its own waits end it within some more
+		sleep 6
+		tap_check "$name: the group keeps only its first link" one_link_within 30
+		;;&
+	rej)
+		if [ "$guest" = 0 ]; then
+			tap_check "$name: we rejected the offer" \
+				[ "$(smc_llc add_link_rej)" -gt "$rej0" ]
+		else
+			tap_check "$name: the client refused our offer" \
+				[ "$(smc_counters smcr_links refused)" -gt "$refused0" ]
+		fi
+		;;
+	nolink|moved|ended)
+		tap_check "$name: a second link" smc_two_links 20
+		smc_barrier "hl.$name.two" 60
+		if [ "$guest" = 0 ]; then
+			# 4 connections on both links, stalled until the server
+			# reads: an idle link's TEST_LINK goes out as the
+			# DELETE_LINK, the data moves after it
+			"$SMC_XFER" -q -P -f smc -p "$port" -c 4 -n 1M -t 120 $PEER &
+			local cpid=$!
+			smc_conns_on_both 10 "$cpid" | tap_diag
+			echo "$spec" >"$SMC_DBG/wr_inject"
+			t0=$SECONDS
+			tap_check "$name: the altered message went out once" \
+				fired_within 10 "$f0"
+			wait $cpid
+			rc=$?
+			if [ "$want" = ended ]; then
+				tap_check "$name: the 4 connections end with an error within 20 s" \
+					[ $rc != 0 -a $((SECONDS - t0)) -le 20 ]
+			else
+				tap_check "$name: 4 connections across it, verified" [ $rc = 0 ]
+			fi
+		fi
+		smc_barrier "hl.$name.sent" 120
+		;;
+	esac
+	case $want in
+	nolink)
+		tap_check "$name: both links stay, none lost" \
+			eval 'smc_two_links 1 && [ "$(smc_counters smcr_links lost)" = "$lost0" ]'
+		;;
+	moved)
+		tap_check "$name: link 2 lost" smc_link_lost_since "$lost0" 30
+		if [ "$guest" = 1 ]; then
+			tap_check "$name: its connections moved to link 1" \
+				[ "$(smc_counters smcr_links conns_moved)" -gt "$moved0" ]
+		fi
+		tap_check "$name: the server adds it again within 75 s" \
+			smc_two_links 75
+		;;
+	ended)
+		tap_check "$name: the link group ends within 20 s" \
+			smc_wait_gone_lgr "$ids" 20
+		;;
+	esac
+	if [ "$guest" = 0 ]; then
+		tap_check "$name: another connection, 1M each way, SMC-R, verified" \
+			conn_smcr "$port"
+	else
+		wait $spid
+		rc=$?
+		if [ "$want" = ended ]; then
+			tap_check "$name: server: the group's connections failed, it went on" [ $rc = 1 ]
+		else
+			tap_check "$name: server: $server_conns connections verified" [ $rc = 0 ]
+		fi
+	fi
+	[ "$want" = ended ] ||
+		tap_check "$name: the same link group throughout" [ "$(lgr_ids)" = "$ids" ]
+	echo none >"$SMC_DBG/wr_inject"
+}
+
+echo 1 >"$SMC_DBG/flush_idle"
+smc_wait_objs lgr 0 30
+n=0
+while IFS='|' read -r name who ver spec want; do
+	n=$((n + 1))
+	[[ $name =~ ${SMC_HOSTILE_ONLY:-.} ]] || continue
+	port=$((PORT + n))
+	hcase
+done <<<"$CASES"
+
+sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
+sysctl -q -w net.smc.smcr_testlink_time="$tl0"
+smc_barrier hl.done 120
+smc_rxe1_del
+echo 1 >"$SMC_DBG/flush_idle"
+smc_check_released "malformed link messages" 60
+tap_done
