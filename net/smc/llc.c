@@ -1051,7 +1051,14 @@ void asmc_llc_link_stop(struct asmc_link *lnk)
 	if (!lnk->llc_rx_work.func)
 		return;		/* never initialised */
 	cancel_delayed_work_sync(&lnk->testlink_work);
-	cancel_work_sync(&lnk->llc_rx_work);
+	/* Only the completion handler queues the request work: idle now, it
+	 * stays idle, and is not waited for. A client's failed ADD_LINK
+	 * drops its new link from another link's request work, which
+	 * lockdep (one class for every link's work) takes for a work
+	 * waiting for itself.
+	 */
+	if (work_busy(&lnk->llc_rx_work))
+		cancel_work_sync(&lnk->llc_rx_work);
 	list_for_each_entry_safe(q, tmp, &lnk->llc_rx_q, node) {
 		list_del(&q->node);
 		kfree(q->big);
