@@ -33,13 +33,7 @@ PORT=29800
 PEER=192.0.2.2
 SIZE=${SMC_ASYM_LINKS_SIZE:-16M}
 
-cleanup() {
-	sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1 2>/dev/null
-	jobs -p | xargs -r kill 2>/dev/null
-	wait 2>/dev/null
-	smc_rxe2_del 2>/dev/null
-	python3 "$SMC_TESTDIR/smc_nl.py" ueid-del "$EID" >/dev/null 2>&1
-}
+cleanup() { smc_links_cleanup smc_rxe2_del; }
 trap cleanup EXIT
 
 smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"

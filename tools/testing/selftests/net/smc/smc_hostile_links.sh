@@ -27,12 +27,9 @@ PEER=192.0.2.2
 
 cleanup() {
 	echo none >"$SMC_DBG/wr_inject" 2>/dev/null
-	sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1 2>/dev/null
 	[ -z "${tl0:-}" ] || sysctl -q -w net.smc.smcr_testlink_time="$tl0"
-	jobs -p | xargs -r kill 2>/dev/null
-	wait 2>/dev/null
-	smc_rxe1_del 2>/dev/null
-	python3 "$SMC_TESTDIR/smc_nl.py" ueid-del "$EID" >/dev/null 2>&1
+	[ -z "${rmem0:-}" ] || echo "$rmem0" >/proc/sys/net/smc/rmem
+	smc_links_cleanup smc_rxe1_del
 }
 trap cleanup EXIT
 
@@ -42,6 +39,7 @@ smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"
 smc_rxe1_add || ksft_skip_all "no rxe1 on eth1"
 python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" || ksft_skip_all "no UEID"
 tl0=$(sysctl -n net.smc.smcr_testlink_time)
+rmem0=$(cat /proc/sys/net/smc/rmem)
 
 # Cases: name | guest that alters | SMC-R version | wr_inject spec | outcome.
 # ADD_LINK bytes: 28-30 QPN, 31 link ID, 32 MTU, v2: 1-2 length (LE), 70-71
@@ -72,51 +70,24 @@ delete_link_all|0|2|0x27 req 0=0x24 3=0x40 4=0 5=0 6=2 7=0 8=0|ended"
 fired() { awk '$1 == "fired" { print $2 }' "$SMC_DBG/wr_inject"; }
 armed_none() { grep -qx "armed none" "$SMC_DBG/wr_inject"; }
 lgr_ids() { awk '$1 == "lgr" { print $2 }' "$SMC_DBG/lgrs" | xargs; }
-# fired_within SECS F0: within SECS the hook fired more than F0 times and
-# is disarmed
-fired_within() {
-	local i
-	for i in $(seq $(($1 * 10))); do
-		[ "$(fired)" -gt "$2" ] && armed_none && return 0
-		smc_nap 0.1
+# fired_since F0: the hook fired more than F0 times and is disarmed
+fired_since() { [ "$(fired)" -gt "$1" ] && armed_none; }
+# has_group: we have a link group; its ID in $ids
+has_group() { ids=$(lgr_ids); [ -n "$ids" ]; }
+# lgrs_gone IDS: none of the link groups IDS is left
+lgrs_gone() {
+	local id
+	for id in $1; do
+		[[ " $(lgr_ids) " == *" $id "* ]] && return 1
 	done
-	cat "$SMC_DBG/wr_inject"
-	return 1
+	return 0
 }
-# group_within SECS: within SECS we have a link group; its ID in $ids
-group_within() {
-	local i
-	for i in $(seq $(($1 * 10))); do
-		ids=$(lgr_ids)
-		[ -n "$ids" ] && return 0
-		smc_nap 0.1
-	done
-	return 1
-}
-# smc_wait_gone_lgr IDS SECS: within SECS none of the groups IDS is left
-smc_wait_gone_lgr() {
-	local i id left
-	for i in $(seq $(($2 * 10))); do
-		left=
-		for id in $1; do
-			[[ " $(lgr_ids) " == *" $id "* ]] && left=1
-		done
-		[ -z "$left" ] && return 0
-		smc_nap 0.1
-	done
-	cat "$SMC_DBG/lgrs"
-	return 1
-}
+# our one group has only its first link, on rxe0
 one_link() { grep -qE "links [0-9]+:rxe0:active:[0-9]+ retired" "$SMC_DBG/lgrs"; }
-
-# within SECS our one group has only its first link, on rxe0
-one_link_within() {
-	local i
-	for i in $(seq $(($1 * 10))); do
-		one_link && return 0
-		smc_nap 0.1
-	done
-	cat "$SMC_DBG/lgrs"
+# within SECS CMD...: smc_within, showing the groups when it fails
+within() {
+	smc_within "$@" && return 0
+	cat "$SMC_DBG/lgrs" "$SMC_DBG/wr_inject"
 	return 1
 }
 
@@ -130,8 +101,9 @@ conn_smcr() {
 # hcase: one case (name who ver spec want from the table) on port $port
 hcase() {
 	local f0 rej0 refused0 lost0 moved0 ids spid rc t0 server_conns=2 slow=
-	# the server reads 5 s late: the client's data waits on idle links
-	case $want in nolink|moved|ended) server_conns=6 slow="-S 5" ;; esac
+	# the server reads 6 s late, into 16 KiB RMBs: the client's data
+	# soon waits on idle links
+	case $want in nolink|moved|ended) server_conns=6 slow="-S 6" ;; esac
 	smc_barrier "hl.$name" 120 || return
 	echo 1 >"$SMC_DBG/flush_idle"
 	smc_wait_objs lgr 0 30 || echo "# $name: link groups still live"
@@ -145,6 +117,11 @@ hcase() {
 	nolink|moved|ended) sysctl -q -w net.smc.smcr_testlink_time=$([ "$guest" = 0 ] && echo 1 || echo "$tl0") ;;
 	*) sysctl -q -w net.smc.smcr_testlink_time="$tl0" ;;
 	esac
+	if [ -n "$slow" ] && [ "$guest" = 1 ]; then
+		echo 16384 >/proc/sys/net/smc/rmem
+	else
+		echo "$rmem0" >/proc/sys/net/smc/rmem
+	fi
 	f0=$(fired)
 	rej0=$(smc_llc add_link_rej)
 	read -r refused0 lost0 moved0 <<<"$(smc_counters smcr_links refused lost conns_moved)"
@@ -160,7 +137,7 @@ hcase() {
 		smc_wait_port "$port" 10
 		smc_barrier "hl.$name.listening" 60
 		# the client's first connection makes the group
-		group_within 30
+		within 30 has_group
 	else
 		smc_barrier "hl.$name.listening" 60
 		tap_check "$name: first connection, 1M each way, SMC-R, verified" \
@@ -171,13 +148,13 @@ hcase() {
 	rej|gone)
 		if [ "$guest" = "$who" ]; then
 			tap_check "$name: the altered message went out once" \
-				fired_within 20 "$f0"
+				within 20 fired_since "$f0"
 		fi
 		# the longest wait of a link's setup is the client's 5 s
 		# for the new link's CONFIRM_LINK; the server's DELETE_LINK
 		# or its own waits end it within some more
 		sleep 6
-		tap_check "$name: the group keeps only its first link" one_link_within 30
+		tap_check "$name: the group keeps only its first link" within 30 one_link
 		;;&
 	rej)
 		if [ "$guest" = 0 ]; then
@@ -201,9 +178,10 @@ hcase() {
 			echo "$spec" >"$SMC_DBG/wr_inject"
 			t0=$SECONDS
 			tap_check "$name: the altered message went out once" \
-				fired_within 10 "$f0"
+				within 10 fired_since "$f0"
 			wait $cpid
 			rc=$?
+			echo "# $name: transfers ended after $((SECONDS - t0)) s, status $rc"
 			if [ "$want" = ended ]; then
 				tap_check "$name: the 4 connections end with an error within 20 s" \
 					[ $rc != 0 -a $((SECONDS - t0)) -le 20 ]
@@ -230,7 +208,7 @@ hcase() {
 		;;
 	ended)
 		tap_check "$name: the link group ends within 20 s" \
-			smc_wait_gone_lgr "$ids" 20
+			within 20 lgrs_gone "$ids"
 		;;
 	esac
 	if [ "$guest" = 0 ]; then
@@ -262,6 +240,7 @@ done <<<"$CASES"
 
 sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
 sysctl -q -w net.smc.smcr_testlink_time="$tl0"
+echo "$rmem0" >/proc/sys/net/smc/rmem
 smc_barrier hl.done 120
 smc_rxe1_del
 echo 1 >"$SMC_DBG/flush_idle"

@@ -553,17 +553,26 @@ smc_rxe_wait_gid() {
 	return 1
 }
 
+# smc_within SECS CMD...: CMD succeeds within SECS (tried every 0.1 s)
+smc_within() {
+	local i t=$1
+	shift
+	for i in $(seq $((t * 10))); do
+		"$@" && return 0
+		smc_nap 0.1
+	done
+	return 1
+}
+
 # smc_links_on SECS DEV DEV2: within SECS our link group has two active
 # links, one on DEV and one on DEV2 (the same device for the side of an
 # asymmetric group that has one port; debugfs lgrs: "links
 # ID:DEV:STATE:CONNS ... retired N"); prints the groups when not (for
 # tap_check)
 smc_links_on() {
-	local i a="[0-9]+:$2:active:[0-9]+" b="[0-9]+:$3:active:[0-9]+"
-	for i in $(seq $(($1 * 10))); do
-		grep -qE "links ($a $b|$b $a) retired" "$SMC_DBG/lgrs" && return 0
-		smc_nap 0.1
-	done
+	local a="[0-9]+:$2:active:[0-9]+" b="[0-9]+:$3:active:[0-9]+"
+	smc_within "$1" grep -qE "links ($a $b|$b $a) retired" "$SMC_DBG/lgrs" &&
+		return 0
 	cat "$SMC_DBG/lgrs"
 	return 1
 }
@@ -594,13 +603,9 @@ smc_conns_on_both() {
 # smc_links_above FIELD N SECS: within SECS the stats counter smcr_links
 # FIELD exceeds N
 smc_links_above() {
-	local i
-	for i in $(seq $(($3 * 10))); do
-		[ "$(smc_counters smcr_links "$1")" -gt "$2" ] && return 0
-		smc_nap 0.1
-	done
-	return 1
+	smc_within "$3" smc_links_gt "$1" "$2"
 }
+smc_links_gt() { [ "$(smc_counters smcr_links "$1")" -gt "$2" ]; }
 
 # smc_link_lost_since N SECS: within SECS our links lost (stats smcr_links
 # lost) exceed N
@@ -661,6 +666,17 @@ smc_rxe2_del() {
 	[ ! -e /sys/class/net/mv0 ] || ip link delete mv0
 	ip link set eth0 promisc off
 	sysctl -q -w net.ipv4.conf.all.arp_ignore=0 net.ipv4.conf.all.arp_announce=0
+}
+
+# smc_links_cleanup DEL: the common part of the link scenarios' EXIT
+# traps: both SMC-R versions on again, background jobs gone, command DEL
+# run (smc_rxe1_del or smc_rxe2_del), the UEID $EID removed
+smc_links_cleanup() {
+	sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1 2>/dev/null
+	jobs -p | xargs -r kill 2>/dev/null
+	wait 2>/dev/null
+	"$1" 2>/dev/null
+	python3 "$SMC_TESTDIR/smc_nl.py" ueid-del "$EID" >/dev/null 2>&1
 }
 
 # smc_rxe1_del: rxe1 (smc_rxe1_add) gone again, if it is there

@@ -38,13 +38,9 @@ LOST_MAX=${SMC_REDUNDANCY_LOST_MAX:-5}
 
 cleanup() {
 	ip link set eth0 up 2>/dev/null
-	sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1 2>/dev/null
 	sysctl -q -w net.smc.smcr_max_conns_per_lgr=255 2>/dev/null
 	[ -z "${rmem0:-}" ] || echo "$rmem0" >/proc/sys/net/smc/rmem
-	jobs -p | xargs -r kill 2>/dev/null
-	wait 2>/dev/null
-	smc_rxe1_del 2>/dev/null
-	python3 "$SMC_TESTDIR/smc_nl.py" ueid-del "$EID" >/dev/null 2>&1
+	smc_links_cleanup smc_rxe1_del
 }
 trap cleanup EXIT
 
