@@ -69,19 +69,10 @@ delete_link_all|0|2|0x27 req 0=0x24 3=0x40 4=0 5=0 6=2 7=0 8=0|ended"
 
 fired() { awk '$1 == "fired" { print $2 }' "$SMC_DBG/wr_inject"; }
 armed_none() { grep -qx "armed none" "$SMC_DBG/wr_inject"; }
-lgr_ids() { awk '$1 == "lgr" { print $2 }' "$SMC_DBG/lgrs" | xargs; }
 # fired_since F0: the hook fired more than F0 times and is disarmed
 fired_since() { [ "$(fired)" -gt "$1" ] && armed_none; }
-# has_group: we have a link group; its ID in $ids
-has_group() { ids=$(lgr_ids); [ -n "$ids" ]; }
-# lgrs_gone IDS: none of the link groups IDS is left
-lgrs_gone() {
-	local id
-	for id in $1; do
-		[[ " $(lgr_ids) " == *" $id "* ]] && return 1
-	done
-	return 0
-}
+# has_group: we have a link group
+has_group() { [ "$(smc_obj_live lgr)" -ge 1 ]; }
 # our one group has only its first link, on rxe0
 one_link() { grep -qE "links [0-9]+:rxe0:active:[0-9]+ retired" "$SMC_DBG/lgrs"; }
 # within SECS CMD...: smc_within, showing the groups when it fails
@@ -100,7 +91,7 @@ conn_smcr() {
 
 # hcase: one case (name who ver spec want from the table) on port $port
 hcase() {
-	local f0 rej0 refused0 lost0 moved0 ids spid rc t0 server_conns=2 slow=
+	local f0 rej0 refused0 lost0 moved0 lgrs spid rc t0 server_conns=2 slow=
 	# the server reads 6 s late, into 16 KiB RMBs: the client's data
 	# soon waits on idle links
 	case $want in nolink|moved|ended) server_conns=6 slow="-S 6" ;; esac
@@ -143,7 +134,8 @@ hcase() {
 		tap_check "$name: first connection, 1M each way, SMC-R, verified" \
 			conn_smcr "$port"
 	fi
-	[ "$guest" = 1 ] || ids=$(lgr_ids)
+	# (group IDs are reused: a group made anew shows as a creation)
+	lgrs=$(smc_obj_created lgr)
 	case $want in
 	rej|gone)
 		if [ "$guest" = "$who" ]; then
@@ -208,7 +200,8 @@ hcase() {
 		;;
 	ended)
 		tap_check "$name: the link group ends within 20 s" \
-			within 20 lgrs_gone "$ids"
+			smc_wait_objs lgr 0 20
+		smc_barrier "hl.$name.ended" 60
 		;;
 	esac
 	if [ "$guest" = 0 ]; then
@@ -224,7 +217,8 @@ hcase() {
 		fi
 	fi
 	[ "$want" = ended ] ||
-		tap_check "$name: the same link group throughout" [ "$(lgr_ids)" = "$ids" ]
+		tap_check "$name: the same link group throughout" \
+			[ "$(smc_obj_created lgr)" = "$lgrs" -a "$(smc_obj_live lgr)" = 1 ]
 	echo none >"$SMC_DBG/wr_inject"
 }
 
