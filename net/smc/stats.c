@@ -133,7 +133,7 @@ void asmc_stats_show(struct seq_file *m, struct asmc_stats *st)
 		   r->wire[ASMC_STAT_CLOSE_TCP_GONE]);
 	seq_printf(m, "smcr_rmb quarantined %llu\n",
 		   r->wire[ASMC_STAT_RMB_QUARANTINE]);
-	seq_printf(m, "smcr_links added %llu lost %llu conns_moved %llu conns_lost %llu asked %llu peer_asked %llu asym %llu refused %llu rkeys_unknown %llu\n",
+	seq_printf(m, "smcr_links added %llu lost %llu conns_moved %llu conns_lost %llu asked %llu peer_asked %llu asym %llu refused %llu rkeys_unknown %llu wc_errors %llu\n",
 		   r->wire[ASMC_STAT_LINK_ADDED],
 		   r->wire[ASMC_STAT_LINK_LOST],
 		   r->wire[ASMC_STAT_LINK_FAILOVER],
@@ -142,6 +142,7 @@ void asmc_stats_show(struct seq_file *m, struct asmc_stats *st)
 		   r->wire[ASMC_STAT_LINK_PEER_ASKED],
 		   r->wire[ASMC_STAT_LINK_ASYM],
 		   r->wire[ASMC_STAT_LINK_REFUSED],
-		   r->wire[ASMC_STAT_LINK_RKEY_UNKNOWN]);
+		   r->wire[ASMC_STAT_LINK_RKEY_UNKNOWN],
+		   r->wire[ASMC_STAT_LINK_WC_ERROR]);
 	kfree(snap);
 }

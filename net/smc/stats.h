@@ -119,6 +119,7 @@ enum asmc_stat_wire {
 	ASMC_STAT_LINK_ASYM,		/* added, sharing a port with another */
 	ASMC_STAT_LINK_REFUSED,		/* server: the client rejected an offer */
 	ASMC_STAT_LINK_RKEY_UNKNOWN,	/* a new link's rkey entry naming none */
+	ASMC_STAT_LINK_WC_ERROR,	/* a failed completion broke a link */
 	ASMC_STAT_WIRE_MAX
 };
 

@@ -60,16 +60,25 @@ static void asmc_wr_check_drained(struct asmc_link *lnk)
 		wake_up_all(&lnk->drained);
 }
 
-/* A failed completion (other than the flush after we moved the QP to
- * ERROR) means the link is broken.
+/* A failed completion means the link is broken, unless it is the flush
+ * of what was posted when we moved the QP to ERROR ourselves (only
+ * asmc_link_destroy() does, with the link DOWN before). A flush on a link
+ * still up means the device put the QP in ERROR on its own: as responder
+ * (no completion of its own) when the peer's RDMA WRITE named an rkey or
+ * a range we never gave it, say; the receives flushed then are all we
+ * learn of it.
  */
 static void asmc_wr_wc_error(struct asmc_link *lnk, struct ib_wc *wc,
 			     const char *what)
 {
-	if (wc->status == IB_WC_WR_FLUSH_ERR)
+	if (wc->status == IB_WC_WR_FLUSH_ERR &&
+	    READ_ONCE(lnk->state) == ASMC_LNK_DOWN)
 		return;
-	pr_debug("link %p %s completion error %d (%s)\n", lnk, what,
-		 wc->status, ib_wc_status_msg(wc->status));
+	asmc_stats_wire(lnk->lgr->net, ASMC_STAT_LINK_WC_ERROR, 1);
+	pr_warn_ratelimited("link %u of group %u on %s/%u: %s failed: %s\n",
+			    lnk->link_id, lnk->lgr->id,
+			    dev_name(&lnk_ibdev(lnk)->dev), lnk->sel.port,
+			    what, ib_wc_status_msg(wc->status));
 	asmc_link_error(lnk);
 }
 
