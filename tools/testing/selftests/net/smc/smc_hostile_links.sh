@@ -6,12 +6,15 @@
 # ADD_LINK_CONT), or turns a keepalive TEST_LINK into a DELETE_LINK. The
 # peer must reject or drop the new link (never oops, never hang), keep the
 # group with its first link and serve new connections over SMC-R; a link
-# the peer deletes unasked fails over and comes back.
+# the peer deletes unasked fails over and comes back; a wrong rkey on the
+# new link breaks it (and with no other link, the group) at its first
+# RDMA WRITE, on both sides at once.
 #
 #   +---- guest 0 (client) ---+   link 1: rxe0 on eth0   +---- guest 1 (server) ---+
 #   | smc_xfer                |==========================| smc_xfer -s             |
 #   | alters ADD_LINK answers,|   link 2: rxe1 on eth1   | offers link 2, alters   |
-#   | TEST_LINK->DELETE_LINK  |==========================| ADD_LINK, ADD_LINK_CONT |
+#   | TEST_LINK->DELETE_LINK, |==========================| ADD_LINK, ADD_LINK_CONT |
+#   | eth0 down (rkey cases)  |                          | (their rkeys too)       |
 #   +-------------------------+                          +-------------------------+
 #
 # Usage: smc_hostile_links.sh GUEST
@@ -27,6 +30,7 @@ PEER=192.0.2.2
 
 cleanup() {
 	echo none >"$SMC_DBG/wr_inject" 2>/dev/null
+	ip link set eth0 up 2>/dev/null
 	[ -z "${tl0:-}" ] || sysctl -q -w net.smc.smcr_testlink_time="$tl0"
 	[ -z "${rmem0:-}" ] || echo "$rmem0" >/proc/sys/net/smc/rmem
 	smc_links_cleanup smc_rxe1_del
@@ -43,13 +47,19 @@ rmem0=$(cat /proc/sys/net/smc/rmem)
 
 # Cases: name | guest that alters | SMC-R version | wr_inject spec | outcome.
 # ADD_LINK bytes: 28-30 QPN, 31 link ID, 32 MTU, v2: 1-2 length (LE), 70-71
-# rkey entries (LE); ADD_LINK_CONT 4 link ID; DELETE_LINK 4 link ID, 5-8
-# reason. Outcomes: rej = the client rejects the offer (counted on both
+# rkey count (LE), 72-87 first rkey entry (its rkey on the new link at
+# 76); ADD_LINK_CONT 4 link ID, 8-23 first rkey entry (new-link rkey at
+# 12); DELETE_LINK 4 link ID, 5-8 reason. Outcomes: rej = the client rejects the offer (counted on both
 # sides), gone = the new link is dropped on both sides, nolink = a
 # DELETE_LINK for a link that does not exist changes nothing, moved = link
 # 2 deleted unasked: its connections move, the server adds it again,
 # ended = the peer ends the group (DELETE_LINK "all"): its connections
-# fail at once, a new one makes a new group.
+# fail at once, a new one makes a new group; lied = the server gave a
+# wrong rkey on link 2 for the first connection's RMB: the link comes up,
+# and once that connection moves there (eth0 down on the client) its
+# first RDMA WRITE fails (remote access error): the client loses link 2,
+# the server learns it from its QP's flushed receives; with no link left
+# both end the group.
 CASES="add_link_qpn_0|1|2|0x22 req 28=0 29=0 30=0|rej
 add_link_mtu_0|1|2|0x22 req 32=0|rej
 add_link_id_0|1|2|0x22 req 31=0|rej
@@ -65,12 +75,22 @@ v1_add_link_cont_other_link|1|1|0x03 req 4=9|gone
 v1_answer_cont_other_link|0|1|0x03 resp 4=9|gone
 delete_link_unknown_id|0|2|0x27 req 0=0x24 4=9 5=0 6=0 7=0 8=0|nolink
 delete_link_2_unasked|0|2|0x27 req 0=0x24 4=2 5=0 6=1 7=0 8=0|moved
-delete_link_all|0|2|0x27 req 0=0x24 3=0x40 4=0 5=0 6=2 7=0 8=0|ended"
+delete_link_all|0|2|0x27 req 0=0x24 3=0x40 4=0 5=0 6=2 7=0 8=0|ended
+add_link_rkey_lie|1|2|0x22 req 76=0xff 77=0xff 78=0xff|lied
+v1_add_link_cont_rkey_lie|1|1|0x03 req 12=0xff 13=0xff 14=0xff|lied"
 
 fired() { awk '$1 == "fired" { print $2 }' "$SMC_DBG/wr_inject"; }
 armed_none() { grep -qx "armed none" "$SMC_DBG/wr_inject"; }
 # fired_since F0: the hook fired more than F0 times and is disarmed
 fired_since() { [ "$(fired)" -gt "$1" ] && armed_none; }
+# wc_errors_since W0 L0: failed completions counted (smcr_links wc_errors)
+# beyond W0, and logged ("link L of group G on DEV/PORT: WHAT failed:
+# STATUS") beyond L0 lines
+wc_errors_since() {
+	[ "$(smc_counters smcr_links wc_errors)" -gt "$1" ] &&
+		[ "$(wc_logged)" -gt "$2" ]
+}
+wc_logged() { dmesg | grep -cE "smc: link [0-9]+ of group [0-9]+ on .* failed: "; }
 # has_group: we have a link group
 has_group() { [ "$(smc_obj_live lgr)" -ge 1 ]; }
 # our one group has only its first link, on rxe0
@@ -91,10 +111,15 @@ conn_smcr() {
 
 # hcase: one case (name who ver spec want from the table) on port $port
 hcase() {
-	local f0 rej0 refused0 lost0 moved0 lgrs spid rc t0 server_conns=2 slow=
+	local f0 rej0 refused0 lost0 moved0 wc0 log0 lgrs spid cpid rc t0
+	local server_conns=2 slow=
 	# the server reads 6 s late, into 16 KiB RMBs: the client's data
-	# soon waits on idle links
-	case $want in nolink|moved|ended) server_conns=6 slow="-S 6" ;; esac
+	# soon waits on idle links (lied: the first connection's, until
+	# link 2 is up and the connection moved there)
+	case $want in
+	nolink|moved|ended) server_conns=6 slow="-S 6" ;;
+	lied) slow="-S 20" ;;
+	esac
 	smc_barrier "hl.$name" 120 || return
 	echo 1 >"$SMC_DBG/flush_idle"
 	smc_wait_objs lgr 0 30 || echo "# $name: link groups still live"
@@ -115,7 +140,8 @@ hcase() {
 	fi
 	f0=$(fired)
 	rej0=$(smc_llc add_link_rej)
-	read -r refused0 lost0 moved0 <<<"$(smc_counters smcr_links refused lost conns_moved)"
+	read -r refused0 lost0 moved0 wc0 <<<"$(smc_counters smcr_links refused lost conns_moved wc_errors)"
+	log0=$(wc_logged)
 	# a DELETE_LINK is armed once the group has both links
 	case $want in
 	nolink|moved|ended) ;;
@@ -129,6 +155,10 @@ hcase() {
 		smc_barrier "hl.$name.listening" 60
 		# the client's first connection makes the group
 		within 30 has_group
+	elif [ "$want" = lied ]; then
+		smc_barrier "hl.$name.listening" 60
+		"$SMC_XFER" -q -f smc -p "$port" -n 1M -t 120 $PEER &
+		cpid=$!
 	else
 		smc_barrier "hl.$name.listening" 60
 		tap_check "$name: first connection, 1M each way, SMC-R, verified" \
@@ -185,6 +215,43 @@ hcase() {
 		;;
 	esac
 	case $want in
+	lied)
+		tap_check "$name: a second link" smc_two_links 30
+		if [ "$guest" = 1 ]; then
+			tap_check "$name: the altered message went out once" \
+				within 20 fired_since "$f0"
+		fi
+		smc_barrier "hl.$name.two" 60
+		if [ "$guest" = 0 ]; then
+			ip link set eth0 down
+			t0=$SECONDS
+			tap_check "$name: eth0 down: link 1 lost, the connection moved" \
+				eval 'smc_link_lost_since "$lost0" 10 &&
+				[ "$(smc_counters smcr_links conns_moved)" -gt "$moved0" ]'
+			wait $cpid
+			rc=$?
+			echo "# $name: transfer ended after $((SECONDS - t0)) s, status $rc"
+			tap_check "$name: the connection fails at its write on link 2 (within 30 s)" \
+				[ $rc != 0 -a $((SECONDS - t0)) -le 30 ]
+			tap_check "$name: our RDMA WRITE failed, logged and counted" \
+				eval 'wc_errors_since "$wc0" "$log0" &&
+				dmesg | grep -q "rdma write failed: remote access error"'
+		fi
+		smc_barrier "hl.$name.failed" 60
+		# the peer's write put our QP in error: its flushed receives
+		# end link 2 at once, not the keepalive 30 s later
+		if [ "$guest" = 1 ]; then
+			tap_check "$name: our QP's error seen within 10 s (flushed receives), logged and counted" \
+				within 10 wc_errors_since "$wc0" "$log0"
+		fi
+		tap_check "$name: the group ends within 30 s" smc_wait_objs lgr 0 30
+		if [ "$guest" = 0 ]; then
+			ip link set eth0 up
+			tap_check "$name: eth0 back: rxe0 active, the peer reachable" \
+				smc_eth0_back $PEER
+		fi
+		smc_barrier "hl.$name.back" 60
+		;;
 	nolink)
 		tap_check "$name: both links stay, none lost" \
 			eval 'smc_two_links 1 && [ "$(smc_counters smcr_links lost)" = "$lost0" ]'
@@ -210,13 +277,13 @@ hcase() {
 	else
 		wait $spid
 		rc=$?
-		if [ "$want" = ended ]; then
+		if [ "$want" = ended ] || [ "$want" = lied ]; then
 			tap_check "$name: server: the group's connections failed, it went on" [ $rc = 1 ]
 		else
 			tap_check "$name: server: $server_conns connections verified" [ $rc = 0 ]
 		fi
 	fi
-	[ "$want" = ended ] ||
+	[ "$want" = ended ] || [ "$want" = lied ] ||
 		tap_check "$name: the same link group throughout" \
 			[ "$(smc_obj_created lgr)" = "$lgrs" -a "$(smc_obj_live lgr)" = 1 ]
 	echo none >"$SMC_DBG/wr_inject"
