@@ -49,17 +49,17 @@ rmem0=$(cat /proc/sys/net/smc/rmem)
 # ADD_LINK bytes: 28-30 QPN, 31 link ID, 32 MTU, v2: 1-2 length (LE), 70-71
 # rkey count (LE), 72-87 first rkey entry (its rkey on the new link at
 # 76); ADD_LINK_CONT 4 link ID, 8-23 first rkey entry (new-link rkey at
-# 12); DELETE_LINK 4 link ID, 5-8 reason. Outcomes: rej = the client rejects the offer (counted on both
-# sides), gone = the new link is dropped on both sides, nolink = a
-# DELETE_LINK for a link that does not exist changes nothing, moved = link
-# 2 deleted unasked: its connections move, the server adds it again,
-# ended = the peer ends the group (DELETE_LINK "all"): its connections
-# fail at once, a new one makes a new group; lied = the server gave a
-# wrong rkey on link 2 for the first connection's RMB: the link comes up,
-# and once that connection moves there (eth0 down on the client) its
-# first RDMA WRITE fails (remote access error): the client loses link 2,
-# the server learns it from its QP's flushed receives; with no link left
-# both end the group.
+# 12); DELETE_LINK 4 link ID, 5-8 reason. Outcomes: rej = the client
+# rejects the offer (counted on both sides), gone = the new link is
+# dropped on both sides, nolink = a DELETE_LINK for a link that does not
+# exist changes nothing, moved = link 2 deleted unasked: its connections
+# move, the server adds it again, ended = the peer ends the group
+# (DELETE_LINK "all"): its connections fail at once, a new one makes a
+# new group; lied = the server gave a wrong rkey on link 2 for the first
+# connection's RMB: the link comes up, and once that connection moves
+# there (eth0 down on the client) its first RDMA WRITE fails (remote
+# access error): the client loses link 2, the server learns it from its
+# QP's flushed receives; with no link left both end the group.
 CASES="add_link_qpn_0|1|2|0x22 req 28=0 29=0 30=0|rej
 add_link_mtu_0|1|2|0x22 req 32=0|rej
 add_link_id_0|1|2|0x22 req 31=0|rej
@@ -91,6 +91,7 @@ wc_errors_since() {
 		[ "$(wc_logged)" -gt "$2" ]
 }
 wc_logged() { dmesg | grep -cE "smc: link [0-9]+ of group [0-9]+ on .* failed: "; }
+rae_logged() { dmesg | grep -c "rdma write failed: remote access error"; }
 # has_group: we have a link group
 has_group() { [ "$(smc_obj_live lgr)" -ge 1 ]; }
 # our one group has only its first link, on rxe0
@@ -111,7 +112,7 @@ conn_smcr() {
 
 # hcase: one case (name who ver spec want from the table) on port $port
 hcase() {
-	local f0 rej0 refused0 lost0 moved0 wc0 log0 lgrs spid cpid rc t0
+	local f0 rej0 refused0 lost0 moved0 wc0 log0 rae0 lgrs spid cpid rc t0
 	local server_conns=2 slow=
 	# the server reads 6 s late, into 16 KiB RMBs: the client's data
 	# soon waits on idle links (lied: the first connection's, until
@@ -142,6 +143,7 @@ hcase() {
 	rej0=$(smc_llc add_link_rej)
 	read -r refused0 lost0 moved0 wc0 <<<"$(smc_counters smcr_links refused lost conns_moved wc_errors)"
 	log0=$(wc_logged)
+	rae0=$(rae_logged)
 	# a DELETE_LINK is armed once the group has both links
 	case $want in
 	nolink|moved|ended) ;;
@@ -235,7 +237,7 @@ hcase() {
 				[ $rc != 0 -a $((SECONDS - t0)) -le 30 ]
 			tap_check "$name: our RDMA WRITE failed, logged and counted" \
 				eval 'wc_errors_since "$wc0" "$log0" &&
-				dmesg | grep -q "rdma write failed: remote access error"'
+				[ "$(rae_logged)" -gt "$rae0" ]'
 		fi
 		smc_barrier "hl.$name.failed" 60
 		# the peer's write put our QP in error: its flushed receives
