@@ -326,17 +326,14 @@ smc_nap() {
 # link's tests failing). Each kick is said on the console. Fork-free
 # between kicks. Status 1 at once when the module cannot be loaded.
 smc_nic_watch() {
-	local ifs=("$@") f q v sum
+	local ifs=("$@") f sum
 	local -A seen
 	[ $# -gt 0 ] || ifs=(eth0 eth1)
 	[ -d /sys/module/virtio_kick ] || insmod "$SMC_KICK_KO" 2>/dev/null ||
 		return 1
 	while :; do
 		for f in "${ifs[@]}"; do
-			sum=0
-			for q in /sys/class/net/"$f"/queues/tx-*/tx_timeout; do
-				[ -r "$q" ] && read -r v <"$q" && sum=$((sum + v))
-			done
+			smc_txto_read sum "$f"
 			if [ -n "${seen[$f]:-}" ] && [ "$sum" -gt "${seen[$f]}" ]; then
 				echo "smc_nic_watch: $f: transmit watchdog fired ($sum), notifying its queues" >/dev/kmsg
 				echo "$f" >/sys/module/virtio_kick/parameters/kick
@@ -391,11 +388,19 @@ smc_barrier() {
 	return 1
 }
 
-# NETDEV WATCHDOG firings on eth0's transmit queues so far
-smc_tx_timeouts() {
-	cat /sys/class/net/eth0/queues/tx-*/tx_timeout 2>/dev/null |
-		awk '{ n += $1 } END { print n + 0 }'
+# smc_txto_read VAR [IFACE]: VAR = NETDEV WATCHDOG firings on IFACE's
+# (default eth0) transmit queues so far; fork-free (smc_nic_watch reads
+# it every second)
+smc_txto_read() {
+	local -n _txto=$1
+	local q v
+	_txto=0
+	for q in /sys/class/net/"${2:-eth0}"/queues/tx-*/tx_timeout; do
+		[ -r "$q" ] && read -r v <"$q" && _txto=$((_txto + v))
+	done
 }
+# smc_tx_timeouts [IFACE]: the same, printed
+smc_tx_timeouts() { local n; smc_txto_read n "${1:-eth0}"; echo "$n"; }
 
 # smc_eth0_recover PEER: a guest's virtio_net now and then stops sending
 # for good (QEMU TCG, with our module, Linux's or none; the NETDEV WATCHDOG
