@@ -617,10 +617,6 @@ bench_barrier start 300
 # (a dry run on one host sets BENCH_PEER for both "guests")
 if [ "$guest" = 1 ]; then peer=${BENCH_PEER:-192.0.2.1}; else peer=$PEER; fi
 for i in $(seq 100); do ping -c 1 -W 1 "$peer" >/dev/null 2>&1 && break; sleep 0.2; done
-# a NIC that QEMU stops serving is notified again (smc_lib.sh); a kick
-# shows on the console, and the test it hit reads low
-smc_nic_watch eth0 &
-nic_watch=$!
 
 # round after round of the whole phase list, so that ours and intree take
 # turns; phase_start sets the modules up in every round (raw and tcp unload
@@ -643,6 +639,5 @@ for ROUND in $(seq "$ROUNDS"); do
 	done
 done
 bench_barrier finished 600
-kill "$nic_watch" 2>/dev/null
 echo "# bench guest $guest done"
 tap_done

@@ -61,7 +61,7 @@ t0=$SECONDS
 	say "building smc.ko and the test helper modules against $DEBUG_KREL in $mb"
 	kbuild smc.ko "$mb/smc" && kbuild "test helper modules" "$mb/holder" || exit 1
 	cp "$mb/smc/net/smc/smc.ko" "$mb/smc/net/smc/smc_diag.ko" \
-	   "$mb/holder/pf_smc_holder.ko" "$mb/holder/virtio_kick.ko" "$ko/"
+	   "$mb/holder/pf_smc_holder.ko" "$ko/"
 	# the KUnit suites of the wire codecs (tools/testing/kunit), next to
 	# net/ as in the checkout: they include the codecs and unit tests
 	if grep -q '^CONFIG_KUNIT=y' "$DEBUG_KDIR/.config"; then
@@ -112,7 +112,7 @@ export SMC_VM_APPEND="acpi=noirq smcvm.hung_task_timeout=${SMC_DEBUG_HUNG_TIMEOU
 export SMC_DEBUG_RUNNER=${SMC_GUEST_RUNNER:-$selftests/run_guest.sh}
 case $SMC_DEBUG_RUNNER in /*) ;; *) SMC_DEBUG_RUNNER=$PWD/$SMC_DEBUG_RUNNER ;; esac
 export SMC_GUEST_RUNNER=$here/guest-runner.sh
-export SMC_KO=$ko/smc.ko SMC_HOLDER_KO=$ko/pf_smc_holder.ko SMC_KICK_KO=$ko/virtio_kick.ko
+export SMC_KO=$ko/smc.ko SMC_HOLDER_KO=$ko/pf_smc_holder.ko
 # loaded by guest-runner.sh in the single-host guest (run_kunit.sh)
 export SMC_KUNIT_KO=$ko/smc_wire_kunit.ko
 # source lines for our modules' frames in the reports (they are built -g)
@@ -175,7 +175,7 @@ export SMC_ASYM_LINKS_SIZE=${SMC_ASYM_LINKS_SIZE:-4M}
 # capture-based fallback checks and the netlink/sysctl input checks, which
 # run no SMC-R code and take most of the time.
 export SMC_TESTS=${SMC_TESTS-smc_sockapi_smcr smc_hostile smc_nl_objects smc_diag smc_faults smc_churn smc_devremove smc_pair smc_smcr smc_interop smc_linkflap smc_redundancy smc_hostile_links smc_interop_links smc_asym_links smc_killpeer}
-export SMC_VM_GUEST_ENV="SMC_KO SMC_HOLDER_KO SMC_KICK_KO SMC_KUNIT_KO SMC_STEP_TIMEOUT SMC_CHURN_LIMIT SMC_SMCR_TIMEOUT SMC_SMCR_SKIP SMC_INTEROP_PAR SMC_INTEROP_BIG SMC_INTEROP_TIMEOUT SMC_INTEROP_FIRST_MAX SMC_KILLPEER_DEADLINE SMC_REDUNDANCY_SIZE SMC_REDUNDANCY_LOST_MAX SMC_INTEROP_LINKS_SIZE SMC_INTEROP_LINKS_CONNS SMC_ASYM_LINKS_SIZE SMC_TESTS SMC_DEBUG_RUNNER ${SMC_VM_GUEST_ENV:-}"
+export SMC_VM_GUEST_ENV="SMC_KO SMC_HOLDER_KO SMC_KUNIT_KO SMC_STEP_TIMEOUT SMC_CHURN_LIMIT SMC_SMCR_TIMEOUT SMC_SMCR_SKIP SMC_INTEROP_PAR SMC_INTEROP_BIG SMC_INTEROP_TIMEOUT SMC_INTEROP_FIRST_MAX SMC_KILLPEER_DEADLINE SMC_REDUNDANCY_SIZE SMC_REDUNDANCY_LOST_MAX SMC_INTEROP_LINKS_SIZE SMC_INTEROP_LINKS_CONNS SMC_ASYM_LINKS_SIZE SMC_TESTS SMC_DEBUG_RUNNER ${SMC_VM_GUEST_ENV:-}"
 
 say "kernel $DEBUG_KREL ($SMC_VM_KERNEL), modules $SMC_VM_MODDIR"
 say "guests: ${SMC_VM_MEM} MiB, timeouts ${SMC_VM_TIMEOUT_SINGLE}/${SMC_VM_TIMEOUT_PAIR} s"

@@ -208,14 +208,14 @@ guest_env() {
 # topo_start NAME NGUESTS TIMEOUT RUNNER-ARGS... (@GUEST@ = guest index):
 # boot the guests of a topology in the background; several topologies run
 # at once, topo_finish collects each one's results.
-declare -A topo_ng topo_end topo_pids topo_args topo_watch topo_doctor
+declare -A topo_ng topo_end topo_pids topo_args topo_watch topo_doctor topo_nicwatch
 topo_start() {
 	local topo=$1 ng=$2 tmo=$3 i a cmd pids=()
 	topo_args[$topo]=$(printf '%q ' "$@")
 	shift 3
 	local dir=$results/$topo
 	mkdir -p "$dir"
-	rm -f "$dir/boot-stalled" "$dir"/netdoctor.*
+	rm -f "$dir/boot-stalled" "$dir"/netdoctor.* "$dir/nicwatch.log"
 	topo_ng[$topo]=0
 	VM_PORTS=()
 	for ((i = 0; i < ng; i++)); do
@@ -238,6 +238,13 @@ topo_start() {
 	topo_pids[$topo]="${pids[*]}"
 	vm_boot_watch "$dir" "$ng" "${SMC_VM_BOOT_STALL:-300}" "${pids[@]}" &
 	topo_watch[$topo]=$!
+	# QEMU's transmit queues that stop taking the guests' packets get
+	# notified from here (nicwatch.py: what and why)
+	local watched=()
+	for ((i = 0; i < ng; i++)); do watched+=("${pids[i]}:$(vm_qmp_sock "$i")"); done
+	python3 "$VM_DIR/nicwatch.py" "$dir/nicwatch.log" "${watched[@]}" \
+		2>>"$dir/nicwatch.log" &
+	topo_nicwatch[$topo]=$!
 	topo_doctor[$topo]=
 	if [ "$ng" = 2 ]; then
 		vm_net_doctor "$dir" "$(vm_qmp_sock 0)" "$(vm_qmp_sock 1)" "${pids[@]}" &
@@ -257,6 +264,8 @@ topo_wait() {
 	done
 	wait "${topo_watch[$topo]}" 2>/dev/null
 	[ -z "${topo_doctor[$topo]}" ] || wait "${topo_doctor[$topo]}" 2>/dev/null
+	kill "${topo_nicwatch[$topo]}" 2>/dev/null
+	wait "${topo_nicwatch[$topo]}" 2>/dev/null
 	[ -f "$dir/boot-stalled" ] || return 0
 	[ -z "${topo_retried[$topo]:-}" ] || return 0
 	topo_retried[$topo]=1

@@ -127,13 +127,6 @@ else
 	exit 1
 fi
 
-# a pair's NICs carry every test: one that QEMU stops serving is notified
-# again (smc_nic_watch); its kicks show on the console
-nic_watch=
-if [ "$mode" = pair ]; then
-	smc_nic_watch &
-	nic_watch=$!
-fi
 
 case $mode in
 single)
@@ -182,7 +175,6 @@ demo)
 	exit 2
 	;;
 esac
-[ -z "$nic_watch" ] || kill "$nic_watch" 2>/dev/null
 if [ -n "$gave_up" ]; then
 	tap_skip "objects released after all tests" "$gave_up"
 else

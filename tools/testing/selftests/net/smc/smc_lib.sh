@@ -11,7 +11,6 @@ SMC_TESTDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SMC_SRC=${SRC:-$(cd "$SMC_TESTDIR/../../../../.." && pwd)}
 SMC_KO=${SMC_KO:-$SMC_SRC/net/smc/smc.ko}
 SMC_HOLDER_KO=${SMC_HOLDER_KO:-$SMC_TESTDIR/modules/pf_smc_holder.ko}
-SMC_KICK_KO=${SMC_KICK_KO:-$SMC_TESTDIR/modules/virtio_kick.ko}
 SMC_DBG=/sys/kernel/debug/smc
 SMC_XFER=$SMC_TESTDIR/smc_xfer
 
@@ -317,33 +316,6 @@ smc_nap() {
 	sleep "$1"
 }
 
-# smc_nic_watch [IFACE...]: runs until killed (a pair guest's background
-# job): once a second, an interface (default eth0 eth1) whose transmit
-# watchdog fired since the last look has its virtqueues notified through
-# modules/virtio_kick.ko: QEMU 7.2 under TCG at times stops taking the
-# guest's packets until the next notification, which the driver, its ring
-# full, never sends (NETDEV WATCHDOG every 5 s for minutes, the second
-# link's tests failing). Each kick is said on the console. Fork-free
-# between kicks. Status 1 at once when the module cannot be loaded.
-smc_nic_watch() {
-	local ifs=("$@") f sum
-	local -A seen
-	[ $# -gt 0 ] || ifs=(eth0 eth1)
-	[ -d /sys/module/virtio_kick ] || insmod "$SMC_KICK_KO" 2>/dev/null ||
-		return 1
-	while :; do
-		for f in "${ifs[@]}"; do
-			smc_txto_read sum "$f"
-			if [ -n "${seen[$f]:-}" ] && [ "$sum" -gt "${seen[$f]}" ]; then
-				echo "smc_nic_watch: $f: transmit watchdog fired ($sum), notifying its queues" >/dev/kmsg
-				echo "$f" >/sys/module/virtio_kick/parameters/kick
-			fi
-			seen[$f]=$sum
-		done
-		smc_nap 1
-	done
-}
-
 # smc_stats_brief: the lines of our counters that tell what went wrong or
 # what ran: fallbacks and their reasons, handshake errors, SMC-R
 # connections, wire messages, LLC requests
@@ -389,8 +361,7 @@ smc_barrier() {
 }
 
 # smc_txto_read VAR [IFACE]: VAR = NETDEV WATCHDOG firings on IFACE's
-# (default eth0) transmit queues so far; fork-free (smc_nic_watch reads
-# it every second)
+# (default eth0) transmit queues so far; fork-free
 smc_txto_read() {
 	local -n _txto=$1
 	local q v
