@@ -722,6 +722,7 @@ static void asmc_llc_handle(struct asmc_link *lnk, struct asmc_llc_rxq *q)
 	if (asmc_llc_parse(raw, ASMC_WR_MSG_LEN, &m) &&
 	    (!q->big || asmc_llc_parse(q->big, q->big_len, &m))) {
 		pr_debug("link %p: malformed LLC 0x%02x dropped\n", lnk, raw[0]);
+		asmc_stats_wire(lnk->lgr->net, ASMC_STAT_LLC_RX_BAD, 1);
 		return;
 	}
 	switch (m.type) {
