@@ -284,7 +284,6 @@ llc_confirm_rkey_unknown_type|0x26 req 0=0x2d|rtok
 llc_confirm_rkey_answer_negative|0x26 resp 3=0xa0|rtok
 llc_confirm_rkey_answer_other_rkey|0x26 resp 5=0 6=0 7=0 8=0|rtok"
 
-fired() { awk '$1 == "fired" { print $2 }' "$SMC_DBG/wr_inject"; }
 groups() { awk '$1 == "lgr" { print $2 }' "$SMC_DBG/lgrs" | sort | xargs; }
 rtok_declines() { # handshakes that fell back for a failed CONFIRM_RKEY
 	echo $(( $(smc_fallback_count 0x09990001 server) +
@@ -300,7 +299,7 @@ run_wr_case() {
 		echo 262144 >/proc/sys/net/smc/rmem
 	fi
 	g0=$(groups)
-	f0=$(fired)
+	f0=$(smc_inject_fired)
 	bad0=$(smc_wire cdc_rx_bad) drop0=$(smc_wire cdc_rx_drop)
 	rt0=$(rtok_declines)
 	echo "$inj" > "$SMC_DBG/wr_inject"
@@ -308,7 +307,7 @@ run_wr_case() {
 	got=$(xfer 1M)
 	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 	echo "$rmem0" >/proc/sys/net/smc/rmem
-	n=$(( $(fired) - f0 ))
+	n=$(( $(smc_inject_fired) - f0 ))
 	bad=$(( $(smc_wire cdc_rx_bad) - bad0 ))
 	drop=$(( $(smc_wire cdc_rx_drop) - drop0 ))
 	rt=$(( $(rtok_declines) - rt0 ))
@@ -332,7 +331,7 @@ run_wr_case() {
 		tap_check "$name: Decline 0x09990001 within 20 s, data over TCP" \
 			[ "$got" = ok -a "$n" = 1 -a "$rt" -ge 1 -a "$ms" -lt 20000 ] ;;
 	esac
-	[ "$(head -n 1 "$SMC_DBG/wr_inject")" = "armed none" ] ||
+	smc_inject_idle ||
 		{ tap_fail "$name: injection left armed"; echo none > "$SMC_DBG/wr_inject"; }
 	healthy "$name"
 }

@@ -79,10 +79,8 @@ delete_link_all|0|2|0x27 req 0=0x24 3=0x40 4=0 5=0 6=2 7=0 8=0|ended
 add_link_rkey_lie|1|2|0x22 req 76=0xff 77=0xff 78=0xff|lied
 v1_add_link_cont_rkey_lie|1|1|0x03 req 12=0xff 13=0xff 14=0xff|lied"
 
-fired() { awk '$1 == "fired" { print $2 }' "$SMC_DBG/wr_inject"; }
-armed_none() { grep -qx "armed none" "$SMC_DBG/wr_inject"; }
 # fired_since F0: the hook fired more than F0 times and is disarmed
-fired_since() { [ "$(fired)" -gt "$1" ] && armed_none; }
+fired_since() { [ "$(smc_inject_fired)" -gt "$1" ] && smc_inject_idle; }
 # wc_errors_since W0 L0: failed completions counted (smcr_links wc_errors)
 # beyond W0, and logged ("link L of group G on DEV/PORT: WHAT failed:
 # STATUS") beyond L0 lines
@@ -139,7 +137,7 @@ hcase() {
 	else
 		echo "$rmem0" >/proc/sys/net/smc/rmem
 	fi
-	f0=$(fired)
+	f0=$(smc_inject_fired)
 	rej0=$(smc_llc add_link_rej)
 	read -r refused0 lost0 moved0 wc0 <<<"$(smc_counters smcr_links refused lost conns_moved wc_errors)"
 	log0=$(wc_logged)

@@ -193,6 +193,11 @@ smc_wire() { smc_counters smcr_wire "$@"; }
 # link (add_link_none) and ADD_LINKs of the peer we rejected (add_link_rej)
 smc_llc() { smc_counters smcr_llc "$@"; }
 
+# smc_inject_fired: how often the debugfs wr_inject hook has altered a
+# message; smc_inject_idle: it is disarmed ("armed none")
+smc_inject_fired() { awk '$1 == "fired" { print $2 }' "$SMC_DBG/wr_inject"; }
+smc_inject_idle() { grep -qx "armed none" "$SMC_DBG/wr_inject"; }
+
 # smc_fin: passive closes that waited for the peer's TCP FIN, and those
 # that gave up after 1 s (smcr_close: fin_wait fin_late)
 smc_fin() { smc_counters smcr_close fin_wait fin_late; }
