@@ -3,18 +3,21 @@
 # Malformed link-management messages between two hosts with two RoCE ports
 # each: one guest alters one message of the flow that adds the group's
 # second link (debugfs smc/wr_inject: ADD_LINK offer or answer, v1
-# ADD_LINK_CONT), or turns a keepalive TEST_LINK into a DELETE_LINK. The
-# peer must reject or drop the new link (never oops, never hang), keep the
-# group with its first link and serve new connections over SMC-R; a link
-# the peer deletes unasked fails over and comes back; a wrong rkey on the
-# new link breaks it (and with no other link, the group) at its first
-# RDMA WRITE, on both sides at once.
+# ADD_LINK_CONT, the client's v2 REQUEST_ADD_LINK), or turns a keepalive
+# TEST_LINK into a DELETE_LINK or a type nobody knows. The peer must
+# reject or drop the new link (never oops, never hang), keep the group with
+# its first link and serve new connections over SMC-R; a link the peer
+# deletes unasked fails over and comes back; a wrong rkey on the new link
+# breaks it (and with no other link, the group) at its first RDMA WRITE,
+# on both sides at once; a request for a link the server cannot read is
+# dropped and counted, one that names no usable GID still gets the link.
 #
 #   +---- guest 0 (client) ---+   link 1: rxe0 on eth0   +---- guest 1 (server) ---+
 #   | smc_xfer                |==========================| smc_xfer -s             |
 #   | alters ADD_LINK answers,|   link 2: rxe1 on eth1   | offers link 2, alters   |
 #   | TEST_LINK->DELETE_LINK, |==========================| ADD_LINK, ADD_LINK_CONT |
-#   | eth0 down (rkey cases)  |                          | (their rkeys too)       |
+#   | eth0 down (rkey cases), |                          | (their rkeys too)       |
+#   | rxe1 late: asks for it  |                          |                         |
 #   +-------------------------+                          +-------------------------+
 #
 # Usage: smc_hostile_links.sh GUEST
@@ -49,7 +52,9 @@ rmem0=$(cat /proc/sys/net/smc/rmem)
 # ADD_LINK bytes: 28-30 QPN, 31 link ID, 32 MTU, v2: 1-2 length (LE), 70-71
 # rkey count (LE), 72-87 first rkey entry (its rkey on the new link at
 # 76); ADD_LINK_CONT 4 link ID, 8-23 first rkey entry (new-link rkey at
-# 12); DELETE_LINK 4 link ID, 5-8 reason. Outcomes: rej = the client
+# 12); DELETE_LINK 4 link ID, 5-8 reason; REQUEST_ADD_LINK 24 GID count,
+# 28-43 and 44-59 the client's GIDs (the second one's IPv4 at 56-59).
+# Outcomes: rej = the client
 # rejects the offer (counted on both sides), gone = the new link is
 # dropped on both sides, nolink = a DELETE_LINK for a link that does not
 # exist changes nothing, moved = link 2 deleted unasked: its connections
@@ -59,7 +64,13 @@ rmem0=$(cat /proc/sys/net/smc/rmem)
 # connection's RMB: the link comes up, and once that connection moves
 # there (eth0 down on the client) its first RDMA WRITE fails (remote
 # access error): the client loses link 2, the server learns it from its
-# QP's flushed receives; with no link left both end the group.
+# QP's flushed receives; with no link left both end the group; dropped =
+# a TEST_LINK turned into an unknown type is dropped and counted
+# (llc_rx_bad), both links stay. The client has no rxe1 while the group is
+# made in these two (it asks for link 2 once rxe1 is back): asked = the
+# server makes the link although the request names no GID it can use;
+# unasked = the request is malformed: the server drops it (llc_rx_bad),
+# the group keeps its one link.
 CASES="add_link_qpn_0|1|2|0x22 req 28=0 29=0 30=0|rej
 add_link_mtu_0|1|2|0x22 req 32=0|rej
 add_link_id_0|1|2|0x22 req 31=0|rej
@@ -77,7 +88,12 @@ delete_link_unknown_id|0|2|0x27 req 0=0x24 4=9 5=0 6=0 7=0 8=0|nolink
 delete_link_2_unasked|0|2|0x27 req 0=0x24 4=2 5=0 6=1 7=0 8=0|moved
 delete_link_all|0|2|0x27 req 0=0x24 3=0x40 4=0 5=0 6=2 7=0 8=0|ended
 add_link_rkey_lie|1|2|0x22 req 76=0xff 77=0xff 78=0xff|lied
-v1_add_link_cont_rkey_lie|1|1|0x03 req 12=0xff 13=0xff 14=0xff|lied"
+v1_add_link_cont_rkey_lie|1|1|0x03 req 12=0xff 13=0xff 14=0xff|lied
+llc_unknown_type|0|2|0x27 req 0=0x2d|dropped
+req_add_link_no_gids|0|2|0x25 req 24=0|asked
+req_add_link_gid_unknown|0|2|0x25 req 56=203 57=0 58=113 59=9|asked
+req_add_link_gids_beyond_length|0|2|0x25 req 24=0xff|unasked
+req_add_link_length_short|0|2|0x25 req 1=44 2=0 trunc=44|unasked"
 
 # fired_since F0: the hook fired more than F0 times and is disarmed
 fired_since() { [ "$(smc_inject_fired)" -gt "$1" ] && smc_inject_idle; }
@@ -111,12 +127,13 @@ conn_smcr() {
 # hcase: one case (name who ver spec want from the table) on port $port
 hcase() {
 	local f0 rej0 refused0 lost0 moved0 wc0 log0 rae0 lgrs spid cpid rc t0
+	local asked0 peer0 bad0
 	local server_conns=2 slow=
 	# the server reads 6 s late, into 16 KiB RMBs: the client's data
 	# soon waits on idle links (lied: the first connection's, until
 	# link 2 is up and the connection moved there)
 	case $want in
-	nolink|moved|ended) server_conns=6 slow="-S 6" ;;
+	nolink|dropped|moved|ended) server_conns=6 slow="-S 6" ;;
 	lied) slow="-S 20" ;;
 	esac
 	smc_barrier "hl.$name" 120 || return
@@ -129,7 +146,7 @@ hcase() {
 	fi
 	# an idle link sends its TEST_LINK after 1 s (read as links come up)
 	case $want in
-	nolink|moved|ended) sysctl -q -w net.smc.smcr_testlink_time=$([ "$guest" = 0 ] && echo 1 || echo "$tl0") ;;
+	nolink|dropped|moved|ended) sysctl -q -w net.smc.smcr_testlink_time=$([ "$guest" = 0 ] && echo 1 || echo "$tl0") ;;
 	*) sysctl -q -w net.smc.smcr_testlink_time="$tl0" ;;
 	esac
 	if [ -n "$slow" ] && [ "$guest" = 1 ]; then
@@ -139,12 +156,18 @@ hcase() {
 	fi
 	f0=$(smc_inject_fired)
 	rej0=$(smc_llc add_link_rej)
-	read -r refused0 lost0 moved0 wc0 <<<"$(smc_counters smcr_links refused lost conns_moved wc_errors)"
+	read -r refused0 lost0 moved0 wc0 asked0 peer0 <<<"$(smc_counters smcr_links refused lost conns_moved wc_errors asked peer_asked)"
+	bad0=$(smc_llc llc_rx_bad)
 	log0=$(wc_logged)
 	rae0=$(rae_logged)
-	# a DELETE_LINK is armed once the group has both links
+	# the client's group starts without rxe1 where it is to ask for link 2
 	case $want in
-	nolink|moved|ended) ;;
+	asked|unasked) [ "$guest" = 1 ] || smc_rxe1_del ;;
+	*) smc_rxe1_add >/dev/null || echo "# $name: no rxe1" ;;
+	esac
+	# a TEST_LINK is altered once the group has both links
+	case $want in
+	nolink|dropped|moved|ended) ;;
 	*) [ "$guest" = "$who" ] && echo "$spec" >"$SMC_DBG/wr_inject" ;;
 	esac
 	smc_barrier "hl.$name.ready" 60 || return
@@ -187,7 +210,7 @@ hcase() {
 				[ "$(smc_counters smcr_links refused)" -gt "$refused0" ]
 		fi
 		;;
-	nolink|moved|ended)
+	nolink|dropped|moved|ended)
 		tap_check "$name: a second link" smc_two_links 20
 		smc_barrier "hl.$name.two" 60
 		if [ "$guest" = 0 ]; then
@@ -252,9 +275,42 @@ hcase() {
 		fi
 		smc_barrier "hl.$name.back" 60
 		;;
-	nolink)
+	nolink|dropped)
 		tap_check "$name: both links stay, none lost" \
 			eval 'smc_two_links 1 && [ "$(smc_counters smcr_links lost)" = "$lost0" ]'
+		;;&
+	dropped)
+		if [ "$guest" = 1 ]; then
+			tap_check "$name: the message dropped, counted (llc_rx_bad)" \
+				[ "$(smc_llc llc_rx_bad)" -gt "$bad0" ]
+		fi
+		;;
+	asked|unasked)
+		tap_check "$name: the group has one link, on rxe0" within 10 one_link
+		smc_barrier "hl.$name.one" 60
+		if [ "$guest" = 0 ]; then
+			tap_check "$name: rxe1 back" smc_rxe1_add
+			tap_check "$name: we asked for link 2, the altered message went out once" \
+				within 20 eval 'fired_since "$f0" &&
+				[ "$(smc_counters smcr_links asked)" -gt "$asked0" ]'
+		fi
+		;;&
+	asked)
+		tap_check "$name: a second link within 20 s" smc_two_links 20
+		if [ "$guest" = 1 ]; then
+			tap_check "$name: the client's request heard" \
+				[ "$(smc_counters smcr_links peer_asked)" -gt "$peer0" ]
+		fi
+		;;
+	unasked)
+		if [ "$guest" = 1 ]; then
+			tap_check "$name: the request dropped, counted (llc_rx_bad)" \
+				within 20 eval '[ "$(smc_llc llc_rx_bad)" -gt "$bad0" ]'
+		fi
+		smc_barrier "hl.$name.asked" 60
+		sleep 5
+		tap_check "$name: no link offered for it, the group keeps its first" \
+			eval 'one_link && [ "$(smc_counters smcr_links peer_asked)" = "$peer0" ]'
 		;;
 	moved)
 		tap_check "$name: link 2 lost" smc_link_lost_since "$lost0" 30

@@ -190,7 +190,8 @@ smc_wire() { smc_counters smcr_wire "$@"; }
 # smc_llc KEY...: LLC requests we sent (smcr_llc: confirm_rkey, delete_rkey,
 # test_link, test_link_early), links failed for no TEST_LINK answer
 # (test_link_lost), ADD_LINKs a server of ours sent offering no second
-# link (add_link_none) and ADD_LINKs of the peer we rejected (add_link_rej)
+# link (add_link_none), ADD_LINKs of the peer we rejected (add_link_rej)
+# and its requests we dropped, malformed or of an unknown type (llc_rx_bad)
 smc_llc() { smc_counters smcr_llc "$@"; }
 
 # smc_inject_fired: how often the debugfs wr_inject hook has altered a
