@@ -55,10 +55,13 @@ def nics(sock):
 
 
 def look(sock, nic):
-    """(QEMU's last available index, the guest's available index)."""
+    """(QEMU's last available index, the guest's available index), None
+    while the guest's driver has not set the queue up (booting, reset)."""
     st = talk(sock, "x-query-virtio-queue-status",
               {"path": f"/machine/peripheral/{nic}/virtio-backend",
                "queue": TXQ})
+    if not st["vring-avail"]:
+        return None
     out = hmp(sock, f"xp /1hu {st['vring-avail'] + 2}")
     guest = int(out.replace("\r", "").split(":")[1].split()[0])
     return st["last-avail-idx"], guest
@@ -103,7 +106,12 @@ def main(argv):
                     g["bars"] = nics(g["sock"])
                     say(g, f"watching {sorted(g['bars'])}")
                 for nic, bar in g["bars"].items():
-                    last, guest = look(g["sock"], nic)
+                    idx = look(g["sock"], nic)
+                    if idx is None:
+                        g["seen"].pop(nic, None)
+                        g["stuck"][nic] = False
+                        continue
+                    last, guest = idx
                     prev = g["seen"].get(nic)
                     g["seen"][nic] = last
                     if g["stuck"].get(nic):
