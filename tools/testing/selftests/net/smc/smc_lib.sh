@@ -366,18 +366,15 @@ smc_barrier() {
 	return 1
 }
 
-# smc_txto_read VAR [IFACE]: VAR = NETDEV WATCHDOG firings on IFACE's
-# (default eth0) transmit queues so far; fork-free
-smc_txto_read() {
-	local -n _txto=$1
-	local q v
-	_txto=0
-	for q in /sys/class/net/"${2:-eth0}"/queues/tx-*/tx_timeout; do
-		[ -r "$q" ] && read -r v <"$q" && _txto=$((_txto + v))
+# smc_tx_timeouts [IFACE]: NETDEV WATCHDOG firings on IFACE's (default
+# eth0) transmit queues so far
+smc_tx_timeouts() {
+	local q v n=0
+	for q in /sys/class/net/"${1:-eth0}"/queues/tx-*/tx_timeout; do
+		[ -r "$q" ] && read -r v <"$q" && n=$((n + v))
 	done
+	echo "$n"
 }
-# smc_tx_timeouts [IFACE]: the same, printed
-smc_tx_timeouts() { local n; smc_txto_read n "${1:-eth0}"; echo "$n"; }
 
 # smc_eth0_recover PEER: a guest's virtio_net now and then stops sending
 # for good (QEMU TCG, with our module, Linux's or none; the NETDEV WATCHDOG
