@@ -630,6 +630,12 @@ struct asmc_ibdev *asmc_ibdev_get_nth(unsigned long n)
 	return found;
 }
 
+/* Was @sel's port active at the last port event? */
+bool asmc_ibsel_port_active(const struct asmc_ibsel *sel)
+{
+	return READ_ONCE(sel->dev->ports[sel->port - 1].active);
+}
+
 /* ifindex of the net_device behind the GIDs of port @port, 0 if none
  * (rxe has no get_netdev: the GID attributes know the device).
  */

@@ -81,6 +81,7 @@ bool asmc_ib_sel_reaches(struct net *net, const struct asmc_ibsel *sel,
 void asmc_ibsel_put(struct asmc_ibsel *sel);
 struct asmc_ibdev *asmc_ibdev_get_nth(unsigned long n);
 int asmc_ib_port_ifindex(struct asmc_ibdev *dev, u8 port);
+bool asmc_ibsel_port_active(const struct asmc_ibsel *sel);
 
 static inline void asmc_ibdev_get(struct asmc_ibdev *dev)
 {

@@ -31,6 +31,11 @@
  * and again after ASMC_LINK_RETRY_DELAY while none is found
  */
 #define ASMC_LINK_READD_DELAY	(10 * HZ)
+/* A failed-over link's QP waits this long at most for its port to come
+ * back before it is destroyed anyway, looking every ASMC_LINK_REAP_POLL
+ */
+#define ASMC_LINK_REAP_WAIT	(60 * HZ)
+#define ASMC_LINK_REAP_POLL	(HZ / 5)
 #define ASMC_LINK_RETRY_DELAY	(30 * HZ)
 /* a port of ours came up: look (server) or ask (client) this much later,
  * once its GIDs have settled
@@ -115,6 +120,17 @@ struct asmc_link {
 	bool			slot_held;	/* left the group, its slot
 						 * kept until the QP is gone
 						 */
+	/* asmc_link_quiesce() ran (once, by whoever takes the link down):
+	 * keep_bufs: a sender still held a slot, the buffers stay
+	 */
+	bool			quiesced;
+	bool			keep_bufs;
+	/* after a failover: the QP and the rest go later, from a work that
+	 * waits (not blocking a worker) while the port is down, at most
+	 * until reap_by (asmc_link_reap_work())
+	 */
+	struct delayed_work	reap_work;
+	unsigned long		reap_by;	/* jiffies */
 	struct asmc_ibsel	sel;		/* device (ref), port, GID, MAC */
 	struct ib_pd		*pd;
 	struct ib_cq		*send_cq;

@@ -332,6 +332,39 @@ struct asmc_link *asmc_lgr_link_by_id(struct asmc_lgr *lgr, u8 link_id)
 	return lnk;
 }
 
+/* A link that failed over goes in the background: a device may hold its
+ * QP long (rxe keeps a reference for each of its packets still queued on
+ * a net_device that went down, and destroying the QP then waits up to
+ * 50 s, uninterruptibly). While the port is down, up to reap_by, we look
+ * again later instead of blocking a worker; the group's reference keeps
+ * group and link. A removed device or an ended wait destroys it at once.
+ */
+static void asmc_link_reap_work(struct work_struct *work)
+{
+	struct asmc_link *lnk = container_of(to_delayed_work(work),
+					     struct asmc_link, reap_work);
+	struct asmc_lgr *lgr = lnk->lgr;
+
+	if (!asmc_ibsel_port_active(&lnk->sel) &&
+	    !READ_ONCE(lnk->sel.dev->removing) &&
+	    time_before(jiffies, lnk->reap_by)) {
+		queue_delayed_work(asmc_hs_wq, &lnk->reap_work,
+				   ASMC_LINK_REAP_POLL);
+		return;
+	}
+	asmc_link_destroy(lnk);
+	asmc_lgr_put(lgr);	/* the link's struct goes with the group */
+}
+
+/* @lnk (quiesced, out of the group, on lgr->retired) is destroyed later */
+static void asmc_link_reap(struct asmc_link *lnk)
+{
+	kref_get(&lnk->lgr->ref);
+	lnk->reap_by = jiffies + ASMC_LINK_REAP_WAIT;
+	INIT_DELAYED_WORK(&lnk->reap_work, asmc_link_reap_work);
+	queue_delayed_work(asmc_hs_wq, &lnk->reap_work, 0);
+}
+
 /* Links that went down leave the group; their connections move to an
  * active link when the peer told us their RMB's rkey there (else they
  * end), or, with no active link left, the group ends with @err.
@@ -341,6 +374,7 @@ static void asmc_lgr_failover(struct asmc_lgr *lgr, int err)
 	struct asmc_link *dead[ASMC_LINKS_MAX], *alt, *lnk;
 	struct asmc_sock **moved = NULL, **lost = NULL, *smc;
 	int i, n = 0, nm = 0, nl = 0, cap;
+	bool drained = true;
 	unsigned long token;
 	u64 addr;
 	u32 rkey;
@@ -401,12 +435,21 @@ static void asmc_lgr_failover(struct asmc_lgr *lgr, int err)
 			asmc_llc_send_delete_link(alt, dead[i]->link_id,
 						  ASMC_LLC_DEL_LOST_PATH);
 	}
+	/* once nothing of the dead links can complete any more, the moved
+	 * connections go on at once and the QPs go later; sends that never
+	 * completed are failed by the destroy, before anything resumes
+	 */
 	for (i = 0; i < n; i++)
+		if (!asmc_link_quiesce(dead[i]))
+			drained = false;
+	for (i = 0; i < n && !drained; i++)
 		asmc_link_destroy(dead[i]);
 	for (i = 0; i < nm; i++) {
 		asmc_tx_failover_resume(moved[i]);
 		sock_put(&moved[i]->sk);
 	}
+	for (i = 0; i < n && drained; i++)
+		asmc_link_reap(dead[i]);
 	for (i = 0; i < nl; i++) {
 		asmc_conn_abort(lost[i], ECONNRESET);
 		sock_put(&lost[i]->sk);

@@ -825,17 +825,21 @@ static void asmc_wr_tx_unflushed(struct asmc_link *lnk)
 	atomic_set(&lnk->tx_inflight, 0);
 }
 
-/* Free everything of the link. The QP goes to ERROR first so that posted
- * work flushes; we wait for that with a deadline, never forever (rxe may
- * not flush), then destroy the QP and CQs, after which no completion
- * handler can run.
+/* Stop the link's traffic: no post or memory registration is under way
+ * any more, the QPs are in ERROR and posted work flushed, waited for with
+ * a deadline, never forever (rxe may not flush). Returns true when every
+ * send completed and no sender holds a slot: no completion handler will
+ * touch a connection for the link any more, so they may go on elsewhere
+ * before the QP is destroyed. Process context; once per link.
  */
-void asmc_link_destroy(struct asmc_link *lnk)
+bool asmc_link_quiesce(struct asmc_link *lnk)
 {
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
-	bool keep_bufs;
 	long left;
 
+	if (lnk->quiesced)
+		goto out;
+	lnk->quiesced = true;
 	WRITE_ONCE(lnk->state, ASMC_LNK_DOWN);
 	wake_up_all(&lnk->tx_wait);
 	wake_up_all(&lnk->llc_wq);
@@ -846,10 +850,10 @@ void asmc_link_destroy(struct asmc_link *lnk)
 	 * into its buffer: the buffers stay until it is done (it will not
 	 * post any more)
 	 */
-	keep_bufs = !wait_event_timeout(lnk->tx_wait,
-					!atomic_read(&lnk->tx_preparing),
-					ASMC_DRAIN_WAIT);
-	if (keep_bufs)
+	lnk->keep_bufs = !wait_event_timeout(lnk->tx_wait,
+					     !atomic_read(&lnk->tx_preparing),
+					     ASMC_DRAIN_WAIT);
+	if (lnk->keep_bufs)
 		pr_warn("link %p: %d control sends still being prepared, buffers not freed\n",
 			lnk, atomic_read(&lnk->tx_preparing));
 	if (lnk->reg_qp)
@@ -864,6 +868,22 @@ void asmc_link_destroy(struct asmc_link *lnk)
 			pr_debug("link %p: %d sends, %d receives not flushed\n",
 				 lnk, atomic_read(&lnk->tx_inflight),
 				 atomic_read(&lnk->rx_posted));
+	}
+out:
+	return !lnk->keep_bufs && !atomic_read(&lnk->tx_inflight);
+}
+
+/* Free everything of the link (quiesced first, if it was not): the QP
+ * and CQs go, after which no completion handler can run, then what sends
+ * never completed held, the buffers and the device reference.
+ */
+void asmc_link_destroy(struct asmc_link *lnk)
+{
+	bool keep_bufs;
+
+	asmc_link_quiesce(lnk);
+	keep_bufs = lnk->keep_bufs;
+	if (lnk->qp) {
 		if (asmc_fault(ASMC_FAULT_SLOWQP))
 			msleep(asmc_fault_slow_ms());
 		ib_destroy_qp(lnk->qp);

@@ -52,6 +52,7 @@ struct asmc_wr_rx {
 
 int asmc_link_create(struct asmc_link *lnk, struct asmc_ibsel *sel,
 		     bool v2);
+bool asmc_link_quiesce(struct asmc_link *lnk);
 void asmc_link_destroy(struct asmc_link *lnk);
 int asmc_link_rtr(struct asmc_link *lnk);
 int asmc_link_rts(struct asmc_link *lnk);
