@@ -344,13 +344,13 @@ time.sleep(86400)' </dev/null >/dev/null 2>&1 & )
 		if [ "$ver" = v1 ]; then
 			# v1 groups have no v2 attributes in the netlink dump
 			smc_lgrs_v1
-			tap_check "$phase: every link group is SMC-R v1" [ $? = 0 ]
+			peer_result $? "$phase: every link group is SMC-R v1"
 		else
 			# our Proposal offers release 1 (v2.1), our Accept
 			# answers a 6.1 Proposal with 0: every group agreed
 			# on v2.0
 			smc_lgrs_all "v2_common.rel=0 "
-			tap_check "$phase: release 0 (v2.0) agreed with the 6.1 peer" [ $? = 0 ]
+			peer_result $? "$phase: release 0 (v2.0) agreed with the 6.1 peer"
 		fi
 		# the idle groups send TEST_LINKs: the kernel's smc answers
 		sleep 4
@@ -428,10 +428,15 @@ if [ -n "$CAP" ]; then
 	cap_stop
 	if [ "$ran" != ABCD ]; then
 		tap_skip "C, D: tshark decodes the v1 messages" "C and D did not both run"
-	elif cap_check; then
-		tap_ok "C, D: tshark decodes every v1 CLC, LLC and CDC message, none malformed"
 	else
-		tap_fail "C, D: tshark decodes every v1 CLC, LLC and CDC message, none malformed"
+		# a connection the defect cost (in C or D) is missing from the
+		# counts
+		cap_check
+		r=$?
+		for phase in C D; do
+			[ -e "/results/defect.$phase" ] && break
+		done
+		peer_result $r "C, D: tshark decodes every v1 CLC, LLC and CDC message, none malformed"
 	fi
 elif [ "$guest" = 0 ] && [ -n "$v1_ok" ]; then
 	tap_skip "C, D: tshark decodes the v1 messages" "no dumpcap/tshark"
@@ -444,7 +449,13 @@ smc_versions 1 1
 if [ -e "/results/gave_up.$guest" ]; then
 	# run_guest.sh tries once more, and then skips what is left
 	tap_skip "our module back in place" "$(cat "/results/gave_up.$guest")"
+elif use_ours >/dev/null 2>&1; then
+	tap_ok "our module back in place"
+elif why=$(smc_intree_stuck); then
+	# the other guest learns it now, not after its barriers' timeouts
+	tap_skip "our module back in place" "$why"
+	smc_give_up "$why"
 else
-	tap_check "our module back in place" use_ours
+	tap_fail "our module back in place"
 fi
 tap_done
