@@ -102,7 +102,7 @@ export SMC_VM_MODDIR=$DEBUG_MODROOT/lib/modules/$DEBUG_KREL
 # KASAN takes 1/8 of the memory for its shadow, kmemleak its metadata
 export SMC_VM_MEM=${SMC_VM_MEM:-2048}
 export SMC_VM_TIMEOUT_SINGLE=${SMC_VM_TIMEOUT_SINGLE:-4200}
-export SMC_VM_TIMEOUT_PAIR=${SMC_VM_TIMEOUT_PAIR:-3600}
+export SMC_VM_TIMEOUT_PAIR=${SMC_VM_TIMEOUT_PAIR:-5400}
 export SMC_VM_TIMEOUT_DEMO=${SMC_VM_TIMEOUT_DEMO:-2700}
 # a debug kernel under TCG is slow: report tasks blocked for 60 s, not 20 s;
 # acpi=noirq: its ACPI interpreter runs each PCI slot's _PRT into the 30 s
