@@ -530,9 +530,11 @@ void asmc_lgr_slot_release(struct asmc_link *lnk)
  * let go of a QP (rxe waits up to 50 s for packets it still has in
  * flight), and connections that leave meanwhile take the mutex to give
  * their buffers back. Once unpublished, nobody else reaches a link
- * through the group, and no buffer gets mapped on it any more.
+ * through the group, and no buffer gets mapped on it any more. With
+ * @may_defer (the caller holds a group reference), a link whose port is
+ * down goes later, from asmc_link_reap(), instead of blocking here.
  */
-static void asmc_lgr_release_hw(struct asmc_lgr *lgr)
+static void asmc_lgr_release_hw(struct asmc_lgr *lgr, bool may_defer)
 {
 	struct asmc_link *gone[ASMC_LINKS_MAX] = {};
 	int i, n = 0;
@@ -555,8 +557,12 @@ static void asmc_lgr_release_hw(struct asmc_lgr *lgr)
 	up_write(&lgr->rkey_rwsem);
 	if (!n)
 		return;
-	for (i = 0; i < n; i++)
-		asmc_link_destroy(gone[i]);
+	for (i = 0; i < n; i++) {
+		if (may_defer && asmc_link_reap_wanted(gone[i]))
+			asmc_link_reap(gone[i]);
+		else
+			asmc_link_destroy(gone[i]);
+	}
 	mutex_lock(&lgr->mutex);
 	lgr->hw_releasing = false;
 	asmc_lgr_free_unused(lgr);
@@ -570,7 +576,7 @@ static void asmc_lgr_release(struct kref *ref)
 	struct asmc_buf *buf, *tmp;
 
 	WARN_ON_ONCE(lgr->conns_num);
-	asmc_lgr_release_hw(lgr);
+	asmc_lgr_release_hw(lgr, false);
 	list_for_each_entry_safe(lnk, ltmp, &lgr->retired, retired_node)
 		kfree(lnk);
 	mutex_lock(&lgr->mutex);
@@ -982,7 +988,7 @@ void asmc_lgr_terminate(struct asmc_lgr *lgr, int err)
 	/* connections no longer use the link: free the device resources
 	 * now, whatever the applications still hold
 	 */
-	asmc_lgr_release_hw(lgr);
+	asmc_lgr_release_hw(lgr, true);
 	asmc_lgr_put(lgr);
 }
 

@@ -125,9 +125,9 @@ struct asmc_link {
 	 */
 	bool			quiesced;
 	bool			keep_bufs;
-	/* after a failover: the QP and the rest go later, from a work that
-	 * waits (not blocking a worker) while the port is down, at most
-	 * until reap_by (asmc_link_reap_work())
+	/* taken down while its port was down: the QP and the rest go later,
+	 * from a work that waits (not blocking a worker) while the port is
+	 * down, at most until reap_by (asmc_link_reap_work())
 	 */
 	struct delayed_work	reap_work;
 	unsigned long		reap_by;	/* jiffies */
@@ -418,6 +418,8 @@ int asmc_lgr_link_sels(struct asmc_lgr *lgr, const struct asmc_ibsel **sel);
 struct asmc_link *asmc_lgr_link_alloc(struct asmc_lgr *lgr, u8 link_id);
 int asmc_lgr_link_attach(struct asmc_lgr *lgr, struct asmc_link *lnk);
 void asmc_lgr_link_retire(struct asmc_lgr *lgr, struct asmc_link *lnk);
+bool asmc_link_reap_wanted(struct asmc_link *lnk);
+void asmc_link_reap(struct asmc_link *lnk);
 struct asmc_link *asmc_lgr_link_by_id(struct asmc_lgr *lgr, u8 link_id);
 int asmc_lgr_slot_of(struct asmc_lgr *lgr, u8 link_id);
 void asmc_lgr_links_down(struct asmc_lgr *lgr);

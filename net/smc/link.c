@@ -301,19 +301,28 @@ out:
  */
 void asmc_lgr_link_retire(struct asmc_lgr *lgr, struct asmc_link *lnk)
 {
-	bool keep = lnk->activated;
+	bool later, keep = lnk->activated;
 
 	asmc_link_error(lnk);
 	mutex_lock(&lgr->mutex);
 	asmc_lgr_link_leave(lgr, lnk);
-	if (keep) {
-		list_add(&lnk->retired_node, &lgr->retired);
-		lgr->retired_num++;
-	}
 	mutex_unlock(&lgr->mutex);
 	asmc_rtok_clear_slot(lgr, lnk->slot);
+	/* the struct stays with the group when connections may point at it
+	 * or its QP goes later; never active and destroyed now, it goes
+	 */
+	later = asmc_link_reap_wanted(lnk);
+	if (keep || later) {
+		mutex_lock(&lgr->mutex);
+		list_add(&lnk->retired_node, &lgr->retired);
+		lgr->retired_num++;
+		mutex_unlock(&lgr->mutex);
+	}
+	if (later) {
+		asmc_link_reap(lnk);
+		return;
+	}
 	asmc_link_destroy(lnk);
-	/* never active: no connection ever pointed at it */
 	if (!keep)
 		kfree(lnk);
 }
@@ -332,7 +341,7 @@ struct asmc_link *asmc_lgr_link_by_id(struct asmc_lgr *lgr, u8 link_id)
 	return lnk;
 }
 
-/* A link that failed over goes in the background: a device may hold its
+/* A link taken down goes in the background: a device may hold its
  * QP long (rxe keeps a reference for each of its packets still queued on
  * a net_device that went down, and destroying the QP then waits up to
  * 50 s, uninterruptibly). While the port is down, up to reap_by, we look
@@ -356,8 +365,20 @@ static void asmc_link_reap_work(struct work_struct *work)
 	asmc_lgr_put(lgr);	/* the link's struct goes with the group */
 }
 
-/* @lnk (quiesced, out of the group, on lgr->retired) is destroyed later */
-static void asmc_link_reap(struct asmc_link *lnk)
+/* Quiesce @lnk, which left its group: true when its QP had better go
+ * later, from asmc_link_reap(): nothing of it can complete any more, but
+ * its port is down, where the device may hold the QP long.
+ */
+bool asmc_link_reap_wanted(struct asmc_link *lnk)
+{
+	return asmc_link_quiesce(lnk) && !asmc_ibsel_port_active(&lnk->sel) &&
+	       !READ_ONCE(lnk->sel.dev->removing);
+}
+
+/* @lnk (quiesced, out of the group, on lgr->retired) is destroyed later;
+ * the caller holds a group reference (the work takes its own)
+ */
+void asmc_link_reap(struct asmc_link *lnk)
 {
 	kref_get(&lnk->lgr->ref);
 	lnk->reap_by = jiffies + ASMC_LINK_REAP_WAIT;
@@ -442,14 +463,16 @@ static void asmc_lgr_failover(struct asmc_lgr *lgr, int err)
 	for (i = 0; i < n; i++)
 		if (!asmc_link_quiesce(dead[i]))
 			drained = false;
-	for (i = 0; i < n && !drained; i++)
-		asmc_link_destroy(dead[i]);
+	if (!drained)
+		for (i = 0; i < n; i++)
+			asmc_link_destroy(dead[i]);
 	for (i = 0; i < nm; i++) {
 		asmc_tx_failover_resume(moved[i]);
 		sock_put(&moved[i]->sk);
 	}
-	for (i = 0; i < n && drained; i++)
-		asmc_link_reap(dead[i]);
+	if (drained)
+		for (i = 0; i < n; i++)
+			asmc_link_reap(dead[i]);
 	for (i = 0; i < nl; i++) {
 		asmc_conn_abort(lost[i], ECONNRESET);
 		sock_put(&lost[i]->sk);

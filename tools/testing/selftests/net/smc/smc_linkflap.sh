@@ -78,6 +78,14 @@ else
 	SMC_TXTO_SEEN=$(smc_tx_timeouts)
 	ip link set eth0 down
 	sleep $DOWN
+	# rxe0's port went down with eth0: the group lost its only link at
+	# once and ended, but the link's QP goes only once the port is back
+	# (rxe holds a QP whose packets sit in the queue of a net_device
+	# that is down, and destroying it would block a worker meanwhile)
+	tap_check "group ended with eth0 down, the link's QP kept until eth0 is up" \
+		eval 'grep -q "terminating.* link none " "$SMC_DBG/lgrs" &&
+		      [ "$(smc_obj_live link)" = 1 ] ||
+		      { cat "$SMC_DBG/lgrs" "$SMC_DBG/objects"; false; }'
 	ip link set eth0 up
 	outcome "client" $cpid
 	tap_diag </tmp/flap.cli
@@ -86,6 +94,8 @@ else
 	tap_check "rxe0 active and the peer reachable again" \
 		bash -c "rdma link show rxe0/1 | grep -q ACTIVE &&
 			 ping -c 1 -W 2 $PEER"
+	tap_check "then the lost link's QP gone within 10 s" \
+		smc_within 10 eval '[ "$(smc_obj_live link)" = 0 ]'
 	smc_barrier flap.after 300
 	c1=$(smc_obj_created conn)
 	fb1=$(smc_stat fallback_client)
