@@ -199,24 +199,29 @@ tcp_segs() {
 	awk '$1 == "Tcp:" && $2 ~ /^[0-9]+$/ { print $11 + $12; exit }' /proc/net/snmp
 }
 
-# snap_begin / snap_end: counters around one measurement; snap_json prints
+# snap_begin [PHASE TEST] / snap_end: counters around one measurement, and
+# its CPU profile (perf_start) when BENCH_PERF names TEST; snap_json prints
 # the fields (CPU jiffies, USER_HZ, rxe packets, TCP segments, our
-# fallbacks, our CDCs and RDMA WRITEs)
+# fallbacks, our CDCs and RDMA WRITEs). CPU and profile cover only the
+# measurement: reading the other counters forks processes (more of them
+# with our module loaded), which must count in neither.
 snap_begin() {
-	read -r c_busy0 c_total0 <<<"$(cpu_read)"
 	rxe0_=$(smc_rxe_pkts)
 	tcp0_=$(tcp_segs)
 	fb0_=$(fallbacks)
 	read -r cdc0_ wr0_ <<<"$(wire_read)"
+	[ $# -lt 2 ] || perf_start "$1" "$2"
 	t0_=$(date +%s.%N)
+	read -r c_busy0 c_total0 <<<"$(cpu_read)"
 }
 snap_end() {
 	read -r c_busy1 c_total1 <<<"$(cpu_read)"
+	t1_=$(date +%s.%N)
+	perf_stop
 	rxe1_=$(smc_rxe_pkts)
 	tcp1_=$(tcp_segs)
 	fb1_=$(fallbacks)
 	read -r cdc1_ wr1_ <<<"$(wire_read)"
-	t1_=$(date +%s.%N)
 }
 snap_json() {
 	printf '"cpu_busy_jiffies":%d,"cpu_total_jiffies":%d,"user_hz":%d,"ncpu":%d,"wall_s":%s,"rxe_pkts":%d,"tcp_segs":%d,"fallbacks":%d,"cdc_tx":%d,"rdma_writes":%d' \
@@ -451,11 +456,9 @@ sock_test() {
 		spid=$!
 		wait_line "$out" listening 30 || echo "# r$ROUND $phase $test: server not listening: $(head -c 300 "$out")"
 		bench_barrier "$phase.$test.ready" 300
-		perf_start "$phase" "$test"
-		snap_begin
+		snap_begin "$phase" "$test"
 		bench_barrier "$phase.$test.done" $((T * 3 + 300))
 		snap_end
-		perf_stop
 		stop_pid "$spid"
 		summary=$(grep '"accepted"' "$out" | tail -n 1)
 		emit "{\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":1,\"round\":$ROUND,\"role\":\"server\",$(snap_json)${summary:+,\"server\":$summary}}"
@@ -463,14 +466,12 @@ sock_test() {
 		return
 	fi
 	bench_barrier "$phase.$test.ready" 300
-	perf_start "$phase" "$test"
-	snap_begin
+	snap_begin "$phase" "$test"
 	# shellcheck disable=SC2086
 	timeout -k 5 $((T * 3 + 250)) "$BENCH" -m "$mode" -f "$fam" -p "$port" $cargs -t "$T" \
 		-x "\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":0,\"round\":$ROUND" "$PEER" >"$out" 2>&1
 	rc=$?
 	snap_end
-	perf_stop
 	bench_barrier "$phase.$test.done" 300
 	line=$(grep '^{' "$out" | tail -n 1)
 	if line=$(merge "$line" "\"rc\":$rc,$(snap_json)"); then
