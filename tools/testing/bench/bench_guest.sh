@@ -375,8 +375,8 @@ raw_test() {
 				-p $((port + (a - 1) * 500)) >"$out" 2>&1 &
 			spid=$!
 			sleep 1
-			bench_barrier "raw.$test.a$a.ready" 300
 			snap_begin
+			bench_barrier "raw.$test.a$a.ready" 300
 			bench_barrier "raw.$test.a$a.done" $((T * 3 + 300))
 			snap_end
 			stop_pid "$spid"
@@ -455,8 +455,10 @@ sock_test() {
 		"$BENCH" -s -f "$fam" -p "$port" $sargs -t $((T * 3 + 400)) >"$out" 2>&1 &
 		spid=$!
 		wait_line "$out" listening 30 || echo "# r$ROUND $phase $test: server not listening: $(head -c 300 "$out")"
-		bench_barrier "$phase.$test.ready" 300
+		# counters and profiler before the client starts: the forks and
+		# perf's set-up would take this guest's CPU from the exchanges
 		snap_begin "$phase" "$test"
+		bench_barrier "$phase.$test.ready" 300
 		bench_barrier "$phase.$test.done" $((T * 3 + 300))
 		snap_end
 		stop_pid "$spid"
