@@ -630,10 +630,28 @@ struct asmc_ibdev *asmc_ibdev_get_nth(unsigned long n)
 	return found;
 }
 
-/* Was @sel's port active at the last port event? */
+/* Can @sel's port carry packets now? Active at the last port event and,
+ * as that event may still be queued (a link can fail on a port that
+ * went down before we heard of it), the net_device behind its GID up.
+ */
 bool asmc_ibsel_port_active(const struct asmc_ibsel *sel)
 {
-	return READ_ONCE(sel->dev->ports[sel->port - 1].active);
+	const struct ib_gid_attr *attr;
+	struct net_device *ndev;
+	bool up = true;
+
+	if (!READ_ONCE(sel->dev->ports[sel->port - 1].active))
+		return false;
+	attr = rdma_get_gid_attr(sel->dev->ibdev, sel->port, sel->gid_index);
+	if (IS_ERR(attr))
+		return true;	/* the GID went: the port event tells */
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(attr);
+	if (!IS_ERR_OR_NULL(ndev))
+		up = netif_running(ndev) && netif_carrier_ok(ndev);
+	rcu_read_unlock();
+	rdma_put_gid_attr(attr);
+	return up;
 }
 
 /* ifindex of the net_device behind the GIDs of port @port, 0 if none

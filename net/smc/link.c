@@ -371,8 +371,8 @@ static void asmc_link_reap_work(struct work_struct *work)
  */
 bool asmc_link_reap_wanted(struct asmc_link *lnk)
 {
-	return asmc_link_quiesce(lnk) && !asmc_ibsel_port_active(&lnk->sel) &&
-	       !READ_ONCE(lnk->sel.dev->removing);
+	return asmc_link_quiesce(lnk) && !READ_ONCE(lnk->sel.dev->removing) &&
+	       !asmc_ibsel_port_active(&lnk->sel);
 }
 
 /* @lnk (quiesced, out of the group, on lgr->retired) is destroyed later;
