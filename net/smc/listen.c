@@ -19,7 +19,8 @@
 
 static void asmc_listen_hs_work(struct work_struct *work);
 
-/* Handshake limitation (net.smc.limit_smc_hs, or its netlink commands, at
+/* Handshake limitation (SMC_LIMIT_HS of the listener, which starts from
+ * net.smc.limit_smc_hs or its netlink commands at socket creation; read at
  * listen() time): TCP asks us before each SYN-ACK whether to offer SMC.
  * While the handshakes of this listener in progress reach its backlog, or
  * handshake work waits for a worker, the new connection gets plain TCP.
@@ -94,7 +95,7 @@ int asmc_listen(struct socket *sock, int backlog)
 
 	asmc_sock_opts_sync(smc);
 	tcp_sk(smc->clcsock->sk)->syn_smc = 1;
-	if (READ_ONCE(asmc_net(sock_net(sk))->limit_hs)) {
+	if (smc->limit_hs) {
 		asmc_listen_hs_user(smc, true);
 		tcp_sk(smc->clcsock->sk)->smc_hs_congested =
 			asmc_listen_hs_congested;

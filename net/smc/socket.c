@@ -13,6 +13,7 @@
 #include <linux/termios.h>
 #include <linux/tcp.h>
 #include <net/tcp.h>
+#include <smc/sockopt.h>
 #include "cdc.h"
 #include "clc_wire.h"
 #include "close.h"
@@ -22,6 +23,7 @@
 #include "fallback.h"
 #include "lgr.h"
 #include "listen.h"
+#include "netns.h"
 #include "rx.h"
 #include "socket.h"
 #include "tx.h"
@@ -228,6 +230,7 @@ struct asmc_sock *asmc_sock_alloc(struct net *net, struct socket *sock,
 	INIT_WORK(&smc->accept_work, asmc_accept_work);
 	INIT_WORK(&smc->hs_work, asmc_connect_work);
 	smc->fallback_rsn = 0;
+	smc->limit_hs = READ_ONCE(asmc_net(net)->limit_hs);
 
 	spin_lock_bh(&asmc_all_lock);
 	list_add_tail(&smc->all_node, &asmc_all_socks);
@@ -275,7 +278,8 @@ static void asmc_opts_read(const struct sock *sk, struct asmc_optshadow *o)
 	o->bound_dev_if = READ_ONCE(sk->sk_bound_dev_if);
 	o->userlocks = sk->sk_userlocks & ASMC_SYNC_LOCKS;
 	o->reuse = sk->sk_reuse;
-	o->reuseport = sk->sk_reuseport;
+	/* kernels before the inet-only rule take it at SOL_SOCKET */
+	o->reuseport = sk->sk_reuseport || READ_ONCE(asmc_sk(sk)->reuseport);
 }
 
 static void asmc_opts_apply(struct sock *clcsk, const struct asmc_optshadow *o,
@@ -368,6 +372,8 @@ void asmc_sock_inherit(struct asmc_sock *child, const struct asmc_sock *parent)
 	nsk->sk_bound_dev_if = osk->sk_bound_dev_if;
 	nsk->sk_reuse = osk->sk_reuse;
 	nsk->sk_reuseport = osk->sk_reuseport;
+	child->reuseport = parent->reuseport;
+	child->limit_hs = parent->limit_hs;
 	nsk->sk_rcvlowat = osk->sk_rcvlowat;
 	asmc_opts_read(nsk, &child->opts);
 }
@@ -624,6 +630,53 @@ static int asmc_shutdown(struct socket *sock, int how)
 	return rc;
 }
 
+/* Level SOL_SMC: SMC_LIMIT_HS (takes effect at the next listen()) and
+ * ASMC_SO_REUSEPORT (copied to the internal socket before its next bind,
+ * listen or connect, as the SOL_SOCKET options are), both int 0 or 1.
+ */
+static int asmc_setsockopt_smc(struct asmc_sock *smc, int optname,
+			       sockptr_t optval, unsigned int optlen)
+{
+	int val;
+
+	if (optname != SMC_LIMIT_HS && optname != ASMC_SO_REUSEPORT)
+		return -ENOPROTOOPT;
+	if (optlen < sizeof(int))
+		return -EINVAL;
+	if (copy_from_sockptr(&val, optval, sizeof(int)))
+		return -EFAULT;
+	lock_sock(&smc->sk);
+	if (optname == SMC_LIMIT_HS)
+		WRITE_ONCE(smc->limit_hs, !!val);
+	else
+		WRITE_ONCE(smc->reuseport, !!val);
+	release_sock(&smc->sk);
+	if (optname == ASMC_SO_REUSEPORT)
+		asmc_sock_opts_sync_if_changed(smc);
+	return 0;
+}
+
+static int asmc_getsockopt_smc(struct asmc_sock *smc, int optname,
+			       char __user *optval, int __user *optlen)
+{
+	int val, len;
+
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (optname == SMC_LIMIT_HS)
+		val = READ_ONCE(smc->limit_hs);
+	else if (optname == ASMC_SO_REUSEPORT)
+		val = READ_ONCE(smc->reuseport) || smc->sk.sk_reuseport;
+	else
+		return -ENOPROTOOPT;
+	if (len < 0)
+		return -EINVAL;
+	len = min_t(int, len, sizeof(int));
+	if (put_user(len, optlen) || copy_to_user(optval, &val, len))
+		return -EFAULT;
+	return 0;
+}
+
 static int asmc_setsockopt(struct socket *sock, int level, int optname,
 			   sockptr_t optval, unsigned int optlen)
 {
@@ -631,7 +684,7 @@ static int asmc_setsockopt(struct socket *sock, int level, int optname,
 	int rc, val;
 
 	if (level == SOL_SMC)
-		return -ENOPROTOOPT;
+		return asmc_setsockopt_smc(smc, optname, optval, optlen);
 	rc = smc->clcsock->ops->setsockopt(smc->clcsock, level, optname,
 					   optval, optlen);
 	if (rc || level != SOL_TCP || !READ_ONCE(smc->smc_mode) ||
@@ -658,7 +711,7 @@ static int asmc_getsockopt(struct socket *sock, int level, int optname,
 	struct asmc_sock *smc = asmc_sk(sock->sk);
 
 	if (level == SOL_SMC)
-		return -ENOPROTOOPT;
+		return asmc_getsockopt_smc(smc, optname, optval, optlen);
 	return smc->clcsock->ops->getsockopt(smc->clcsock, level, optname,
 					     optval, optlen);
 }

@@ -96,6 +96,13 @@ struct asmc_sock {
 	u32			peer_diag;	/* reason from peer's Decline */
 	int			mirrored_err;	/* clcsk->sk_err copied to sk */
 	struct asmc_optshadow	opts;
+	/* SOL_SMC options (lock_sock to write, READ_ONCE to read): the
+	 * handshake limitation of listen() (SMC_LIMIT_HS, from the netns
+	 * sysctl at creation) and ASMC_SO_REUSEPORT, kept here, not in
+	 * sk_reuseport, which the socket core reserves to inet sockets
+	 */
+	bool			limit_hs;
+	bool			reuseport;
 
 	/* our entry on clcsock's wait queue (connect, listen or, in SMC-R
 	 * mode, the peer's FIN or reset)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* LD_PRELOAD library: turns TCP stream sockets (AF_INET/AF_INET6) created
- * with socket() into AF_SMC sockets, falling back to TCP when AF_SMC fails.
+ * with socket() into AF_SMC sockets, falling back to TCP when AF_SMC fails;
+ * SO_REUSEPORT, which the socket core refuses to AF_SMC, goes by SOL_SMC.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <smc/sockopt.h>
 
 #ifndef AF_SMC
 #define AF_SMC 43
@@ -23,12 +25,21 @@
  */
 #define SMC_PROTO_IPV4 0
 #define SMC_PROTO_IPV6 1
+#ifndef SOL_SMC
+#define SOL_SMC 286
+#endif
 
 #define PRELOAD_API __attribute__((visibility("default")))
 
 typedef int (*socket_fn)(int domain, int type, int protocol);
+typedef int (*setsockopt_fn)(int fd, int level, int name, const void *val,
+			     socklen_t len);
+typedef int (*getsockopt_fn)(int fd, int level, int name, void *val,
+			     socklen_t *len);
 
 static socket_fn real_socket;
+static setsockopt_fn real_setsockopt;
+static getsockopt_fn real_getsockopt;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int debug;
 static int sndbuf;		/* 0: leave the default */
@@ -115,22 +126,42 @@ static int raw_socket(int domain, int type, int protocol)
 	return syscall(SYS_socket, domain, type, protocol);
 }
 
+static int raw_setsockopt(int fd, int level, int name, const void *val,
+			  socklen_t len)
+{
+	return syscall(SYS_setsockopt, fd, level, name, val, len);
+}
+
+static int raw_getsockopt(int fd, int level, int name, void *val,
+			  socklen_t *len)
+{
+	return syscall(SYS_getsockopt, fd, level, name, val, len);
+}
+
+/* the next definition of @name, or @fallback (the system call) */
+static void *next_sym(const char *name, void *fallback)
+{
+	void *sym = dlsym(RTLD_NEXT, name);
+
+	if (sym)
+		return sym;
+	dbg("dlsym(%s) failed (%s), using the system call", name, dlerror());
+	return fallback;
+}
+
 static void preload_init(void)
 {
 	const char *d = getenv("SMC_DEBUG");
-	void *sym;
 
 	debug = d && *d && strcmp(d, "0") != 0;
 	sndbuf = size_from_env("SMC_SNDBUF");
 	rcvbuf = size_from_env("SMC_RCVBUF");
-	sym = dlsym(RTLD_NEXT, "socket");
-	if (sym) {
-		/* POSIX lets a data pointer become a function pointer */
-		*(void **)&real_socket = sym;
-	} else {
-		dbg("dlsym(socket) failed (%s), using the system call", dlerror());
-		real_socket = raw_socket;
-	}
+	/* POSIX lets a data pointer become a function pointer */
+	*(void **)&real_socket = next_sym("socket", (void *)raw_socket);
+	*(void **)&real_setsockopt = next_sym("setsockopt",
+					      (void *)raw_setsockopt);
+	*(void **)&real_getsockopt = next_sym("getsockopt",
+					      (void *)raw_getsockopt);
 	dbg("loaded: SMC_SNDBUF=%d SMC_RCVBUF=%d (0: system default)",
 	    sndbuf, rcvbuf);
 }
@@ -201,4 +232,65 @@ PRELOAD_API int socket(int domain, int type, int protocol)
 				  "will try AF_SMC again next time");
 	errno = saved_errno;
 	return real_socket(domain, type, protocol);
+}
+
+static int is_smc_fd(int fd)
+{
+	socklen_t len = sizeof(int);
+	int domain;
+
+	return real_getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) == 0 &&
+	       domain == AF_SMC;
+}
+
+/* Since Linux 6.13 and 6.1.124 setsockopt(SOL_SOCKET, SO_REUSEPORT) fails
+ * with EOPNOTSUPP on every socket but an inet one: on an AF_SMC socket it
+ * is asked of the smc module at SOL_SMC instead (ASMC_SO_REUSEPORT; Linux's
+ * own module does not know it, and the caller then sees EOPNOTSUPP).
+ */
+PRELOAD_API int setsockopt(int fd, int level, int name, const void *val,
+			   socklen_t len)
+{
+	int rc, err;
+
+	pthread_once(&init_once, preload_init);
+	rc = real_setsockopt(fd, level, name, val, len);
+	if (rc == 0 || level != SOL_SOCKET || name != SO_REUSEPORT ||
+	    errno != EOPNOTSUPP)
+		return rc;
+	err = errno;
+	if (!is_smc_fd(fd)) {
+		errno = err;
+		return rc;
+	}
+	rc = real_setsockopt(fd, SOL_SMC, ASMC_SO_REUSEPORT, val, len);
+	dbg("fd %d: SO_REUSEPORT through SOL_SMC: %s", fd,
+	    rc ? strerror(errno) : "set");
+	if (rc)
+		errno = err;
+	return rc;
+}
+
+/* SO_REUSEPORT read back: the module's value when set the way above */
+PRELOAD_API int getsockopt(int fd, int level, int name, void *val,
+			   socklen_t *len)
+{
+	socklen_t olen = sizeof(int);
+	int rc, on, err;
+
+	pthread_once(&init_once, preload_init);
+	rc = real_getsockopt(fd, level, name, val, len);
+	if (rc || level != SOL_SOCKET || name != SO_REUSEPORT || !val ||
+	    !len || *len < sizeof(int))
+		return rc;
+	memcpy(&on, val, sizeof(on));
+	if (on)
+		return rc;
+	err = errno;
+	if (is_smc_fd(fd) &&
+	    real_getsockopt(fd, SOL_SMC, ASMC_SO_REUSEPORT, &on, &olen) == 0 &&
+	    olen == sizeof(on))
+		memcpy(val, &on, sizeof(on));
+	errno = err;
+	return rc;
 }

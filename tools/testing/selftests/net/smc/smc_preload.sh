@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # smc_run and libsmc-preload.so on one host: which sockets become AF_SMC and
 # with which protocol and flags, threads, fork+exec, buffer sizes, setuid,
-# unmodified programs over SMC-R, and TCP when smc.ko is not loaded.
+# unmodified programs over SMC-R (one with SO_REUSEPORT listeners), and TCP
+# when smc.ko is not loaded.
 #
 #   +------------------------------- guest --------------------------------+
 #   |  smc_run smc_preload_probe KIND...   socket() -> AF_SMC or untouched  |
@@ -24,6 +25,7 @@ ADDR=${SMC_TEST_ADDR4:-192.0.2.1}
 EID=SMC-PRELOAD-TEST
 PORT_SMCR=28101
 PORT_TCP=28102
+PORT_REUSE=28103
 TMP=$(mktemp -d /tmp/smc_preload.XXXXXX)
 modprobe_saved=
 srv_pid=
@@ -235,6 +237,50 @@ else
 	[ "$s" -ge 1 ] && [ "$c" -ge 1 ] && [ "$f" = 0 ] &&
 		tap_ok "curl <-> http.server used SMC-R ($c client, $s server connections, no fallback)" ||
 		tap_fail "curl <-> http.server used SMC-R ($c client, $s server connections, $f fallbacks)"
+	# SO_REUSEPORT (nginx's "reuseport"): the socket core refuses it
+	# to AF_SMC since 6.1.124; the preload sets it at SOL_SMC instead
+	s0=$(smcr_conns server) f0=$(fallbacks)
+	line=$("$SMC_RUN" python3 - "$ADDR" "$PORT_REUSE" 2>&1 <<'PY'
+import errno, select, socket, sys
+addr, port = sys.argv[1], int(sys.argv[2])
+ls = []
+for i in range(2):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    s.bind((addr, port))
+    s.listen(16)
+    ls.append(s)
+dom = [s.getsockopt(socket.SOL_SOCKET, socket.SO_DOMAIN) for s in ls]
+back = [s.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT) for s in ls]
+x = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+try:
+    x.bind((addr, port))
+    third = "bound"
+except OSError as e:
+    third = errno.errorcode[e.errno]
+cs = [socket.create_connection((addr, port), timeout=60) for _ in range(8)]
+got = [0, 0]
+while sum(got) < 8:
+    r = select.select(ls, [], [], 60)[0]
+    if not r:
+        break
+    for s in r:
+        a = s.accept()[0]
+        a.sendall(b"x")
+        a.close()
+        got[ls.index(s)] += 1
+data = all(c.recv(1) == b"x" for c in cs)
+print("reuseport domains=%d,%d get=%d,%d third=%s accepted=%d data=%s"
+      " (per listener %d,%d)" % (dom[0], dom[1], back[0], back[1], third,
+                                 sum(got), data, got[0], got[1]))
+PY
+)
+	expect "SO_REUSEPORT: two AF_SMC listeners on one port, a third without it EADDRINUSE, 8 connections" \
+		"$line" domains=43,43 get=1,1 third=EADDRINUSE accepted=8 data=True
+	s=$(( $(smcr_conns server) - s0 )) f=$(( $(fallbacks) - f0 ))
+	[ "$s" = 8 ] && [ "$f" = 0 ] &&
+		tap_ok "SO_REUSEPORT listeners: the 8 connections used SMC-R, no fallback" ||
+		tap_fail "SO_REUSEPORT listeners: the 8 connections used SMC-R ($s server connections, $f fallbacks)"
 	python3 "$SMC_TESTDIR/smc_nl.py" ueid-del "$EID" >/dev/null 2>&1
 fi
 echo 1 >"$SMC_DBG/flush_idle"

@@ -26,6 +26,7 @@
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <linux/smc.h>
 #include <linux/sockios.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -38,6 +39,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <smc/sockopt.h>
 #include <time.h>
 
 #include "smc_harness.h"
@@ -792,35 +794,43 @@ TEST_F(sockapi, close_time_wait)
 
 TEST_F(sockapi, bind_reuseport)
 {
+	int l[2], x, c[8], i, accepted = 0, lvl = SOL_SOCKET, opt = SO_REUSEPORT;
 	bool smc = variant->srv_smc;
-	int l[2], x, c[8], i, accepted = 0;
 	struct sockaddr_storage ss;
 	uint16_t port;
 	socklen_t len;
 
 	l[0] = ASSERT_SYS(new_sock(variant, smc, 0));
 	/* Since 6.1.124 (and 6.13) the socket core itself refuses
-	 * SO_REUSEPORT on non-inet families, before any protocol sees it;
-	 * no AF_SMC module (ours or the in-tree one) can accept it there.
+	 * SO_REUSEPORT on non-inet families before any protocol sees it;
+	 * our module takes it at SOL_SMC instead (Linux's does not).
 	 */
-	if (smc) {
-		int one = 1;
-
-		if (setsockopt(l[0], SOL_SOCKET, SO_REUSEPORT, &one,
-			       sizeof(one)) && errno == EOPNOTSUPP) {
+	if (smc && setsockopt(l[0], SOL_SOCKET, SO_REUSEPORT, &(int){ 1 },
+			      sizeof(int))) {
+		ASSERT_EQ(EOPNOTSUPP, errno);
+		lvl = SOL_SMC;
+		opt = ASMC_SO_REUSEPORT;
+		if (setsockopt(l[0], lvl, opt, &(int){ 1 }, sizeof(int)) &&
+		    errno == ENOPROTOOPT) {
 			close(l[0]);
-			SKIP("kernel refuses SO_REUSEPORT on AF_SMC (EOPNOTSUPP from the socket core)");
+			SKIP("SO_REUSEPORT refused at SOL_SOCKET (socket core) and SOL_SMC (module)");
 		}
+		/* an int, 0 or 1, as at SOL_SOCKET */
+		ASSERT_ERRNO(setsockopt(l[0], lvl, opt, "", 1), EINVAL);
+		set_int(l[0], lvl, opt, 0);
+		ASSERT_EQ(0, get_int(l[0], lvl, opt));
+		set_int(l[0], lvl, opt, 7);
+		ASSERT_EQ(1, get_int(l[0], lvl, opt));
 	}
-	set_int(l[0], SOL_SOCKET, SO_REUSEPORT, 1);
-	ASSERT_EQ(1, get_int(l[0], SOL_SOCKET, SO_REUSEPORT));
+	set_int(l[0], lvl, opt, 1);
+	ASSERT_EQ(1, get_int(l[0], lvl, opt));
 	bind_lo(variant, l[0], 0);
 	ASSERT_SYS(listen(l[0], 16));
 	port = local_port(l[0]);
 	len = lo_addr(variant->family, port, &ss);
 
 	l[1] = ASSERT_SYS(new_sock(variant, smc, 0));
-	set_int(l[1], SOL_SOCKET, SO_REUSEPORT, 1);
+	set_int(l[1], lvl, opt, 1);
 	ASSERT_SYS(bind(l[1], (struct sockaddr *)&ss, len));
 	ASSERT_SYS(listen(l[1], 16));
 
@@ -2255,6 +2265,40 @@ TEST_F(sockapi, tcp_keepalive)
 	ASSERT_ERRNO(setsockopt(self->s, IPPROTO_TCP, TCP_KEEPCNT, &(int){ 0 },
 				sizeof(int)), EINVAL);
 	ASSERT_EQ(30, get_int(self->s, IPPROTO_TCP, TCP_KEEPIDLE));
+}
+
+/* SOL_SMC SMC_LIMIT_HS (<linux/smc.h>): a socket starts from
+ * net.smc.limit_smc_hs and keeps a value of its own; an unknown SOL_SMC
+ * option fails with ENOPROTOOPT, as an unknown TCP one does.
+ */
+TEST_F(sockapi, sol_smc_limit_hs)
+{
+	int sys = read_sysctl("/proc/sys/net/smc/limit_smc_hs", -1);
+	socklen_t len = 0;
+	int fd, val = -1;
+
+	if (!solo_smc(variant))
+		SKIP("AF_SMC only (SOL_SMC)");
+	fd = ASSERT_SYS(new_sock(variant, true, 0));
+	ASSERT_LE(0, sys);
+	ASSERT_EQ(sys, get_int(fd, SOL_SMC, SMC_LIMIT_HS));
+	set_int(fd, SOL_SMC, SMC_LIMIT_HS, !sys);
+	ASSERT_EQ(!sys, get_int(fd, SOL_SMC, SMC_LIMIT_HS));
+	ASSERT_EQ(sys, read_sysctl("/proc/sys/net/smc/limit_smc_hs", -1));
+	set_int(fd, SOL_SMC, SMC_LIMIT_HS, 5);
+	ASSERT_EQ(1, get_int(fd, SOL_SMC, SMC_LIMIT_HS));
+	set_int(fd, SOL_SMC, SMC_LIMIT_HS, 0);
+	ASSERT_EQ(0, get_int(fd, SOL_SMC, SMC_LIMIT_HS));
+	ASSERT_ERRNO(setsockopt(fd, SOL_SMC, SMC_LIMIT_HS, "", 1), EINVAL);
+	ASSERT_ERRNO(setsockopt(fd, SOL_SMC, 77, &(int){ 1 }, sizeof(int)),
+		     ENOPROTOOPT);
+	ASSERT_ERRNO(getsockopt(fd, SOL_SMC, 77, &val,
+				&(socklen_t){ sizeof(val) }), ENOPROTOOPT);
+	/* a zero length reads nothing, as at SOL_TCP */
+	ASSERT_SYS(getsockopt(fd, SOL_SMC, SMC_LIMIT_HS, &val, &len));
+	ASSERT_EQ(0, len);
+	ASSERT_EQ(-1, val);
+	close(fd);
 }
 
 TEST_F(sockapi, tcp_user_timeout)

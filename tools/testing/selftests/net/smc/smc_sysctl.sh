@@ -433,12 +433,12 @@ $(cat "$SMC_DBG/sockets")
 	restore_defaults
 
 	# handshake limitation: a listener with backlog 0 counts as congested
-	hs_try() { # LIMIT -> prints the client's mode
+	hs_try() { # LIMIT [SMC_LIMIT_HS of the listener] -> the client's mode
 		echo "$1" > $D/limit_smc_hs
-		python3 - "$ADDR" 2>&1 <<'PY'
+		python3 - "$ADDR" "${2:-}" 2>&1 <<'PY'
 import ctypes, os, socket, struct, sys
 libc = ctypes.CDLL(None, use_errno=True)
-addr = sys.argv[1]
+addr, opt = sys.argv[1], sys.argv[2]
 def call(fn, s, port):
     a = (struct.pack("=H", socket.AF_INET) + struct.pack(">H", port)
          + socket.inet_aton(addr) + bytes(8))
@@ -446,6 +446,9 @@ def call(fn, s, port):
         raise OSError(ctypes.get_errno(), "bind/connect")
 lst = socket.socket(43, socket.SOCK_STREAM, 0)
 lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+if opt:	# SOL_SMC, SMC_LIMIT_HS
+    lst.setsockopt(286, 1, int(opt))
+    assert lst.getsockopt(286, 1) == int(opt)
 call(libc.bind, lst, 20504); lst.listen(0)
 cli = socket.socket(43, socket.SOCK_STREAM, 0)
 call(libc.connect, cli, 20504)
@@ -468,6 +471,17 @@ PY
 	[ "$out" = "TCP 0x03010000" ] && [ "$fb1" = $((fb0 + 1)) ]
 	check "limit_smc_hs 1, listen(0): SMC not offered, the client falls back (0x03010000)" \
 		$? "$out ($fb0 -> $fb1)"
+	# the listener's own SMC_LIMIT_HS overrides the sysctl, both ways
+	fb0=$(smc_fallback_count 0x03010000 client)
+	out=$(hs_try 0 1)
+	fb1=$(smc_fallback_count 0x03010000 client)
+	[ "$out" = "TCP 0x03010000" ] && [ "$fb1" = $((fb0 + 1)) ]
+	check "limit_smc_hs 0, listener's SMC_LIMIT_HS 1, listen(0): the client falls back (0x03010000)" \
+		$? "$out ($fb0 -> $fb1)"
+	out=$(hs_try 1 0)
+	[ "$out" = "SMCR 0x00000000" ]
+	check "limit_smc_hs 1, listener's SMC_LIMIT_HS 0, listen(0): the connection uses SMC-R" \
+		$? "$out"
 	restore_defaults
 
 	# SMC-R versions (Soft-RoCE has RoCE v2 GIDs only)
