@@ -130,8 +130,9 @@ perf_start() {
 	# events off and the measurement waits for its answer to "enable"
 	rm -f /tmp/perf.ctl /tmp/perf.ack
 	mkfifo /tmp/perf.ctl /tmp/perf.ack || return 0
+	# BENCH_PERF_GRAPH=1: with call chains (a .graph report per profile)
 	perf record -e cpu-clock -F 1000 -a -q -D -1 \
-		--control fifo:/tmp/perf.ctl,/tmp/perf.ack \
+		${BENCH_PERF_GRAPH:+-g} --control fifo:/tmp/perf.ctl,/tmp/perf.ack \
 		-o "/tmp/perf.$perf_name.data" >"/tmp/perf.$perf_name.log" 2>&1 &
 	perf_pid=$!
 	timeout 60 sh -c 'echo enable >/tmp/perf.ctl && read -r a </tmp/perf.ack' ||
@@ -156,6 +157,10 @@ perf_stop() {
 	perf report -i "/tmp/perf.$perf_name.data" --stdio --no-children \
 		--sort dso,sym 2>/dev/null | grep -v '^#' | grep -v '^$' \
 		>"${f%.txt}.sym"
+	[ -z "${BENCH_PERF_GRAPH:-}" ] ||
+		perf report -i "/tmp/perf.$perf_name.data" --stdio --no-children \
+			--sort sym --percent-limit 1 -g graph,0.5,caller 2>/dev/null |
+			grep -v '^$' | head -n 600 >"${f%.txt}.graph"
 	rm -f "/tmp/perf.$perf_name.data" /tmp/perf.ctl /tmp/perf.ack
 }
 

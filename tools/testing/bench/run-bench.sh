@@ -119,7 +119,7 @@ fi
 log "booting the guests ($rounds rounds, timeout $tmo s)"
 SMC_GUEST_RUNNER=$SNAP/tools/testing/bench/bench_guest.sh \
 SMC_VM_RESULTS=$results SMC_VM_TIMEOUT_PAIR=$tmo \
-SMC_VM_GUEST_ENV="BENCH_QUICK BENCH_SECS BENCH_PHASES BENCH_ROUNDS BENCH_TESTS BENCH_PERF BENCH_FAKE_RAW_FAIL SMC_INTREE_DIR" \
+SMC_VM_GUEST_ENV="BENCH_QUICK BENCH_SECS BENCH_PHASES BENCH_ROUNDS BENCH_TESTS BENCH_PERF BENCH_PERF_GRAPH BENCH_FAKE_RAW_FAIL SMC_INTREE_DIR" \
 	"$SNAP/tools/testing/vm/run-suite.sh" --only pair 2>&1 | tee "$results/suite.log"
 suite_rc=${PIPESTATUS[0]}
 [ "$suite_rc" = 0 ] || log "guest harness reported failures (exit $suite_rc): see $results/suite.log"
