@@ -204,15 +204,24 @@ tcp_segs() {
 	awk '$1 == "Tcp:" && $2 ~ /^[0-9]+$/ { print $11 + $12; exit }' /proc/net/snmp
 }
 
+# eth0_kicks: doorbells of eth0's virtio transmit queues (ethtool -S
+# tx_queue_N_kicks), each a trap into QEMU: what one packet costs beyond
+# its bytes depends on how many share a kick
+eth0_kicks() {
+	ethtool -S eth0 2>/dev/null |
+		awk '$1 ~ /^tx_queue_[0-9]+_kicks:$/ { n += $2 } END { print n + 0 }'
+}
+
 # snap_begin [PHASE TEST] / snap_end: counters around one measurement, and
 # its CPU profile (perf_start) when BENCH_PERF names TEST; snap_json prints
 # the fields (CPU jiffies, USER_HZ, rxe packets, TCP segments, our
-# fallbacks, our CDCs and RDMA WRITEs). CPU and profile cover only the
+# fallbacks, our CDCs and RDMA WRITEs, eth0's virtio kicks). CPU and profile cover only the
 # measurement: reading the other counters forks processes (more of them
 # with our module loaded), which must count in neither.
 snap_begin() {
 	rxe0_=$(smc_rxe_pkts)
 	tcp0_=$(tcp_segs)
+	kick0_=$(eth0_kicks)
 	fb0_=$(fallbacks)
 	read -r cdc0_ wr0_ <<<"$(wire_read)"
 	[ $# -lt 2 ] || perf_start "$1" "$2"
@@ -225,14 +234,16 @@ snap_end() {
 	perf_stop
 	rxe1_=$(smc_rxe_pkts)
 	tcp1_=$(tcp_segs)
+	kick1_=$(eth0_kicks)
 	fb1_=$(fallbacks)
 	read -r cdc1_ wr1_ <<<"$(wire_read)"
 }
 snap_json() {
-	printf '"cpu_busy_jiffies":%d,"cpu_total_jiffies":%d,"user_hz":%d,"ncpu":%d,"wall_s":%s,"rxe_pkts":%d,"tcp_segs":%d,"fallbacks":%d,"cdc_tx":%d,"rdma_writes":%d' \
+	printf '"cpu_busy_jiffies":%d,"cpu_total_jiffies":%d,"user_hz":%d,"ncpu":%d,"wall_s":%s,"rxe_pkts":%d,"tcp_segs":%d,"fallbacks":%d,"cdc_tx":%d,"rdma_writes":%d,"tx_kicks":%d' \
 		$((c_busy1 - c_busy0)) $((c_total1 - c_total0)) "$(getconf CLK_TCK)" \
 		"$(nproc)" "$(awk -v a="$t0_" -v b="$t1_" 'BEGIN { printf "%.3f", b - a }')" \
-		$((rxe1_ - rxe0_)) $((tcp1_ - tcp0_)) $((fb1_ - fb0_)) $((cdc1_ - cdc0_)) $((wr1_ - wr0_))
+		$((rxe1_ - rxe0_)) $((tcp1_ - tcp0_)) $((fb1_ - fb0_)) $((cdc1_ - cdc0_)) $((wr1_ - wr0_)) \
+		$((kick1_ - kick0_))
 }
 
 # merge LINE FIELDS: the JSON object LINE with more fields added
