@@ -265,6 +265,14 @@ struct asmc_sock *asmc_sock_alloc(struct net *net, struct socket *sock,
 			 BIT(SOCK_URGINLINE))
 #define ASMC_SYNC_LOCKS	(SOCK_RCVBUF_LOCK | SOCK_SNDBUF_LOCK)
 
+/* SO_REUSEPORT as set at SOL_SMC (ASMC_SO_REUSEPORT) or, on kernels
+ * before the inet-only rule, at SOL_SOCKET
+ */
+static bool asmc_reuseport(const struct sock *sk)
+{
+	return sk->sk_reuseport || READ_ONCE(asmc_sk(sk)->reuseport);
+}
+
 static void asmc_opts_read(const struct sock *sk, struct asmc_optshadow *o)
 {
 	o->flags = READ_ONCE(sk->sk_flags) & ASMC_SYNC_FLAGS;
@@ -278,8 +286,7 @@ static void asmc_opts_read(const struct sock *sk, struct asmc_optshadow *o)
 	o->bound_dev_if = READ_ONCE(sk->sk_bound_dev_if);
 	o->userlocks = sk->sk_userlocks & ASMC_SYNC_LOCKS;
 	o->reuse = sk->sk_reuse;
-	/* kernels before the inet-only rule take it at SOL_SOCKET */
-	o->reuseport = sk->sk_reuseport || READ_ONCE(asmc_sk(sk)->reuseport);
+	o->reuseport = asmc_reuseport(sk);
 }
 
 static void asmc_opts_apply(struct sock *clcsk, const struct asmc_optshadow *o,
@@ -666,7 +673,7 @@ static int asmc_getsockopt_smc(struct asmc_sock *smc, int optname,
 	if (optname == SMC_LIMIT_HS)
 		val = READ_ONCE(smc->limit_hs);
 	else if (optname == ASMC_SO_REUSEPORT)
-		val = READ_ONCE(smc->reuseport) || smc->sk.sk_reuseport;
+		val = asmc_reuseport(&smc->sk);
 	else
 		return -ENOPROTOOPT;
 	if (len < 0)

@@ -215,8 +215,8 @@ eth0_kicks() {
 # snap_begin [PHASE TEST] / snap_end: counters around one measurement, and
 # its CPU profile (perf_start) when BENCH_PERF names TEST; snap_json prints
 # the fields (CPU jiffies, USER_HZ, rxe packets, TCP segments, our
-# fallbacks, our CDCs and RDMA WRITEs, eth0's virtio kicks). CPU and profile cover only the
-# measurement: reading the other counters forks processes (more of them
+# fallbacks, our CDCs and RDMA WRITEs, eth0's virtio kicks). CPU and
+# profile cover only the measurement: reading the other counters forks processes (more of them
 # with our module loaded), which must count in neither.
 snap_begin() {
 	rxe0_=$(smc_rxe_pkts)
