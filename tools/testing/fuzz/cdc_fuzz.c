@@ -13,9 +13,18 @@ static void cursor_props(const struct asmc_cdc_msg *m, const u8 *raw)
 	/* arbitrary wire cursors: must not fault, results stay bounded */
 	d = asmc_cursor_dist(m->cons, m->prod, size);
 	FUZZ_ASSERT(asmc_cursor_free(m->cons, m->prod, size) <= size);
+	/* between valid cursors the distance exceeds the ring exactly when
+	 * the second is more than one ring ahead (an overrun): one wrap
+	 * later and not past the first's count, or the same wrap, is not
+	 */
 	if (asmc_cursor_valid(m->cons, size) &&
-	    asmc_cursor_valid(m->prod, size))
-		FUZZ_ASSERT(d < 2 * size);
+	    asmc_cursor_valid(m->prod, size)) {
+		u16 dw = m->prod.wrap - m->cons.wrap;
+
+		FUZZ_ASSERT((d <= size) ==
+			    (!dw || (dw == 1 && m->prod.count <= m->cons.count)));
+		FUZZ_ASSERT(dw > 1 || d < 2 * size);
+	}
 	(void)asmc_cursor_backwards(m->cons, m->prod);
 	(void)asmc_cursor_newer(m->cons, m->prod);
 

@@ -310,6 +310,14 @@ static void gen_cdc(void)
 	m.prod_flags = ASMC_CDC_FAILOVER;
 	m.conn_flags = ASMC_CDC_PEER_CONN_CLOSED | ASMC_CDC_PEER_DONE_WRITING;
 	put("cdc", "close", b, asmc_cdc_build(b, sizeof(b), &m));
+	/* a producer cursor rings ahead of the consumer: an overrun */
+	memset(&m, 0, sizeof(m));
+	m.seqno = 2;
+	m.token = 1;
+	m.prod.wrap = 0x400;
+	m.prod.count = 4096;
+	m.cons.count = 128;
+	put("cdc", "overrun", b, asmc_cdc_build(b, sizeof(b), &m));
 }
 
 int main(int argc, char **argv)

@@ -311,13 +311,17 @@ run_topology() {
 	topo_start "$@" && topo_finish "$1"
 }
 
-# Host-side tests: the pure code (wire codecs) built in userspace, and the
-# DKMS packaging (into a scratch tree, before any guest boots).
+# Host-side tests: the pure code (wire codecs) built in userspace, a short
+# fuzz of its decoders, and the DKMS packaging (into a scratch tree, before
+# any guest boots).
 run_host() {
-	echo "== host (userspace unit tests, dkms) =="
+	echo "== host (userspace unit tests, fuzz smoke, dkms) =="
 	make -s -C "$SRC/tools/testing/unit" run >"$results/host.log" 2>&1 ||
 		result fail "host: unit tests build"
 	parse_tap "host: " "$results/host.log"
+	"$SRC/tools/testing/fuzz/smoke.sh" >"$results/fuzz.log" 2>&1 ||
+		result fail "host: fuzz smoke exit status"
+	parse_tap "host: " "$results/fuzz.log"
 	"$SRC/tools/testing/dkms/test-dkms.sh" >"$results/dkms.log" 2>&1 ||
 		grep -q '^not ok' "$results/dkms.log" || result fail "host: dkms test exit status"
 	parse_tap "host: " "$results/dkms.log"
