@@ -2,7 +2,10 @@
 # Top-level build for the out-of-tree smc module, its tests and tools.
 # `make` builds net/smc/smc.ko; `make test` runs the whole suite in guests.
 
-KVER ?= $(shell ls -1 /lib/modules 2>/dev/null | while read v; do \
+# Kernel to build for: the running one when its headers are installed, else
+# the newest with headers (`make test` boots its guests from the same KVER).
+KVER ?= $(shell v=$$(uname -r); [ -e /lib/modules/$$v/build/Makefile ] && echo $$v || \
+	ls -1 /lib/modules 2>/dev/null | while read v; do \
 	[ -e /lib/modules/$$v/build/Makefile ] && echo $$v; done | sort -V | tail -n 1)
 KDIR ?= /lib/modules/$(KVER)/build
 SRC := $(CURDIR)

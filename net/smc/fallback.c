@@ -186,9 +186,9 @@ ssize_t asmc_fb_sendpage(struct asmc_sock *smc, struct page *page,
 
 	asmc_sock_opts_sync_if_changed(smc);
 	asmc_fb_err_sync(smc);
-	return asmc_fb_consume_err(smc, clcsock->ops->sendpage(clcsock, page,
-							       offset, size,
-							       flags));
+	return asmc_fb_consume_err(smc, asmc_ops_sendpage(clcsock, page,
+							  offset, size,
+							  flags));
 }
 
 ssize_t asmc_fb_splice_read(struct asmc_sock *smc, struct file *file,

@@ -217,6 +217,13 @@ ssize_t asmc_rx_splice_read(struct asmc_sock *smc, struct file *file,
 
 	if ((flags & SPLICE_F_NONBLOCK) || (file->f_flags & O_NONBLOCK))
 		rflags = MSG_DONTWAIT;
-	asmc_iov_iter_pipe(&msg.msg_iter, pipe, len);
-	return asmc_rx_recvmsg(smc, &msg, len, rflags);
+	if (asmc_iov_iter_pipe(&msg.msg_iter, pipe, len))
+		return asmc_rx_recvmsg(smc, &msg, len, rflags);
+	/* no pipe iterator: the kernel's copy calls our recvmsg, which only
+	 * knows the file's O_NONBLOCK; SPLICE_F_NONBLOCK is answered here
+	 */
+	if ((flags & SPLICE_F_NONBLOCK) && !asmc_rx_inq(smc) &&
+	    !asmc_rx_done(smc))
+		return -EAGAIN;
+	return asmc_copy_splice_read(file, pipe, len, flags);
 }

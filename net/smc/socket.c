@@ -10,6 +10,7 @@
 #include <linux/seq_file.h>
 #include <linux/smc.h>
 #include <linux/sockios.h>
+#include <linux/splice.h>
 #include <linux/termios.h>
 #include <linux/tcp.h>
 #include <net/tcp.h>
@@ -295,8 +296,12 @@ static void asmc_opts_apply(struct sock *clcsk, const struct asmc_optshadow *o,
 	unsigned long changed = o->flags ^ old->flags;
 
 	lock_sock(clcsk);
-	if (changed & BIT(SOCK_KEEPOPEN))
-		tcp_set_keepalive(clcsk, !!(o->flags & BIT(SOCK_KEEPOPEN)));
+	/* TCP's keepalive hook (tcp_set_keepalive() is not exported on all
+	 * kernels; the socket core calls the same through sk_prot)
+	 */
+	if ((changed & BIT(SOCK_KEEPOPEN)) && clcsk->sk_prot->keepalive)
+		clcsk->sk_prot->keepalive(clcsk,
+					  !!(o->flags & BIT(SOCK_KEEPOPEN)));
 	if (changed) {
 		sock_valbool_flag(clcsk, SOCK_KEEPOPEN,
 				  o->flags & BIT(SOCK_KEEPOPEN));
@@ -817,6 +822,8 @@ static int asmc_set_rcvlowat(struct sock *sk, int val)
 	return rc;
 }
 
+ASMC_ACCEPT_SHIM(asmc_accept)
+
 static const struct proto_ops asmc_ops = {
 	.family		= PF_SMC,
 	.owner		= THIS_MODULE,
@@ -824,7 +831,7 @@ static const struct proto_ops asmc_ops = {
 	.bind		= asmc_bind,
 	.connect	= asmc_connect,
 	.socketpair	= sock_no_socketpair,
-	.accept		= asmc_accept,
+	ASMC_ACCEPT_OP(asmc_accept)
 	.getname	= asmc_getname,
 	.poll		= asmc_poll,
 	.ioctl		= asmc_ioctl,

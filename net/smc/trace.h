@@ -61,7 +61,7 @@ DECLARE_EVENT_CLASS(smcr_link_class,
 		__entry->peer_qpn = lnk->peer_qpn;
 		__entry->conns = lnk->lgr ? READ_ONCE(lnk->lgr->conns_num) : 0;
 		__entry->server = lnk->lgr && lnk->lgr->role == ASMC_ROLE_SERVER;
-		__assign_str(ibname, dev_name(&lnk->sel.dev->ibdev->dev));
+		asmc_assign_str(ibname, dev_name(&lnk->sel.dev->ibdev->dev));
 	),
 	TP_printk("lnk=%p lgr=%u link_id=%u dev=%s port=%u qp=%u peer_qp=%u role=%s conns=%d",
 		  __entry->lnk, __entry->lgr_id, __entry->link_id,

@@ -9,7 +9,7 @@
 #include <linux/types.h>
 #include <linux/errno.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
+/* get/put_unaligned_*(): compat.h includes the header of this kernel */
 #else
 #include <stdint.h>
 #include <stddef.h>
