@@ -15,6 +15,9 @@
 # choice only, no wire change), so v1 CLC, LLC and CDC of both
 # implementations can meet over rxe. Goes to KVER-v1.
 #
+# For a kernel of another series (Debian's 6.12), its own smc.ko and
+# smc_diag.ko are copied (decompressed) instead; no --v1 build then.
+#
 # Usage: build-intree-smc.sh [--v1] [KVER]   prints the directory holding the .ko files
 set -euo pipefail
 
@@ -34,6 +37,43 @@ OUT=$CACHE/$KVER$V1
 	exit 4
 }
 [ -d "$KDIR" ] || { echo "build-intree-smc: no $KDIR" >&2; exit 1; }
+
+# A kernel of another series than the source (Debian's 6.12, say): its own
+# smc.ko is Linux's smc for it, used as it is (no fixes: rxe and smc of
+# 6.12 meet without them); the v1 test build needs the matching source.
+src_series=$(basename "$TARBALL"); src_series=${src_series#linux-source-}
+src_series=${src_series%%.tar.*}
+k_series=$(cut -d. -f1,2 <<<"$KVER")
+if [ "$k_series" != "$src_series" ]; then
+	if [ -n "$V1" ]; then
+		echo "build-intree-smc: the v1 test build needs linux-source-$k_series (have $src_series)" >&2
+		exit 4
+	fi
+	ko=$(ls -1 "/lib/modules/$KVER/kernel/net/smc/smc.ko"* 2>/dev/null | head -n 1)
+	[ -n "$ko" ] || {
+		echo "build-intree-smc: $KVER has no smc.ko of its own and linux-source-$src_series does not fit it" >&2
+		exit 4
+	}
+	stamp="stock $(stat -c %s-%Y "$ko") $(sha1sum "$0" | cut -c1-12) $KVER"
+	if [ -f "$OUT/smc.ko" ] && [ "$(cat "$OUT/stamp" 2>/dev/null)" = "$stamp" ]; then
+		echo "$OUT"
+		exit 0
+	fi
+	rm -rf "$OUT"
+	mkdir -p "$OUT"
+	for m in smc smc_diag; do
+		f=$(ls -1 "/lib/modules/$KVER/kernel/net/smc/$m.ko"* | head -n 1)
+		case $f in
+		*.xz) xz -dc "$f" >"$OUT/$m.ko" ;;
+		*.zst) zstd -qdc "$f" >"$OUT/$m.ko" ;;
+		*.gz) gzip -dc "$f" >"$OUT/$m.ko" ;;
+		*) cp "$f" "$OUT/$m.ko" ;;
+		esac
+	done
+	echo "$stamp" >"$OUT/stamp"
+	echo "$OUT"
+	exit 0
+fi
 
 # the tree's configuration too: a kernel rebuilt with other options (struct
 # module changes with CONFIG_DYNAMIC_DEBUG) refuses modules of the old one

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Interoperability with Linux's own net/smc (6.1, built from linux-source-6.1
-# with the two Soft-RoCE fixes by tools/testing/interop/build-intree-smc.sh):
+# with the two Soft-RoCE fixes by tools/testing/interop/build-intree-smc.sh;
+# on a kernel of another series, e.g. 6.12, that kernel's own smc.ko):
 # phase A, the kernel's smc serves on guest 1 and ours connects from guest 0;
 # phase B, the roles of the modules swap. Phases C and D do the same over
 # SMC-R v1 (ours with net.smc.smcr_v1=2, smcr_v2=0; the kernel's smc from
@@ -28,6 +29,9 @@
 # offers no second link at once, and rejects the kernel's offers at once.
 # SMC_INTEROP_TIMEOUT: seconds each side's transfers of a phase may take
 # (default 300; the servers of a phase share them).
+# SMC_INTREE_DIR: the kernel's smc.ko to meet (default: what
+# build-intree-smc.sh made for this kernel); the release the groups must
+# agree on follows the module's kernel version (v2.1 since 6.6).
 # SMC_INTEROP_BIG: connections of the 512K case (default 8). Linux's smc
 # registers each new RMB with a REG_MR work request queued on the link's
 # QP behind its own RDMA WRITEs and gives the link up when that takes 5 s:
@@ -47,6 +51,12 @@ FIRST_MAX=${SMC_INTEROP_FIRST_MAX:-2.5}
 XFER_T=${SMC_INTEROP_TIMEOUT:-300}
 
 [ -f "$INTREE/smc.ko" ] || ksft_skip_all "in-tree smc not built ($INTREE)"
+# the kernel the module is for (vermagic) and the SMC-R v2 release it speaks
+INTREE_KV=$(modinfo -F vermagic "$INTREE/smc.ko" | cut -d' ' -f1)
+INTREE_REL=0
+IFS=. read -r kmaj kmin _ <<<"$INTREE_KV"
+[ "$kmaj" -gt 6 ] 2>/dev/null || { [ "$kmaj" = 6 ] && [ "${kmin%%[!0-9]*}" -ge 6 ]; } &&
+	INTREE_REL=1
 rdma link 2>/dev/null | grep -q "rxe0.*ACTIVE" || ksft_skip_all "no active rxe0"
 
 CAP_DIR=$(mktemp -d)
@@ -348,9 +358,9 @@ time.sleep(86400)' </dev/null >/dev/null 2>&1 & )
 		else
 			# our Proposal offers release 1 (v2.1), our Accept
 			# answers a 6.1 Proposal with 0: every group agreed
-			# on v2.0
-			smc_lgrs_all "v2_common.rel=0 "
-			peer_result $? "$phase: release 0 (v2.0) agreed with the 6.1 peer"
+			# on the kernel's release (v2.0 before 6.6)
+			smc_lgrs_all "v2_common.rel=$INTREE_REL "
+			peer_result $? "$phase: release $INTREE_REL (v2.$INTREE_REL) agreed with the $INTREE_KV peer"
 		fi
 		# the idle groups send TEST_LINKs: the kernel's smc answers
 		sleep 4
