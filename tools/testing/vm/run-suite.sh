@@ -311,14 +311,17 @@ run_topology() {
 	topo_start "$@" && topo_finish "$1"
 }
 
-# Host-side tests: the pure code (wire codecs) built in userspace, a short
-# fuzz of its decoders, and the DKMS packaging (into a scratch tree, before
-# any guest boots).
+# Host-side tests: the pure code (wire codecs) built in userspace, the
+# module built for every kernel with headers (sparse, W=1), a short fuzz of
+# the decoders, and the DKMS packaging (into a scratch tree).
 run_host() {
-	echo "== host (userspace unit tests, fuzz smoke, dkms) =="
+	echo "== host (unit tests, build for each kernel, fuzz smoke, dkms) =="
 	make -s -C "$SRC/tools/testing/unit" run >"$results/host.log" 2>&1 ||
 		result fail "host: unit tests build"
 	parse_tap "host: " "$results/host.log"
+	"$SRC/tools/testing/build/build-kernels.sh" >"$results/build.log" 2>&1 ||
+		grep -q '^not ok' "$results/build.log" || result fail "host: build check exit status"
+	parse_tap "host: " "$results/build.log"
 	"$SRC/tools/testing/fuzz/smoke.sh" >"$results/fuzz.log" 2>&1 ||
 		result fail "host: fuzz smoke exit status"
 	parse_tap "host: " "$results/fuzz.log"
