@@ -9,7 +9,7 @@
 #include <linux/types.h>
 #include <linux/errno.h>
 #include <linux/string.h>
-/* get/put_unaligned_*(): compat.h includes the header of this kernel */
+#include "compat.h"	/* get/put_unaligned_*() from this kernel's header */
 #else
 #include <stdint.h>
 #include <stddef.h>

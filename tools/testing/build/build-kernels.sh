@@ -29,16 +29,26 @@ for k in $kernels; do
 	n=$((n + 1))
 	d=$T/$k
 	mkdir -p "$d"
+	mkdir -p "$d/tools/testing"
 	cp -a "$SRC/Kbuild" "$SRC/net" "$SRC/include" "$d/"
+	cp -a "$SRC/tools/testing/kunit" "$SRC/tools/testing/unit" "$d/tools/testing/"
 	find "$d" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o \
 		-name '.*.cmd' -o -name 'modules.order' \) -delete
 	start=$SECONDS
 	make -C "/lib/modules/$k/build" M="$d" $sparse W=1 KCFLAGS=-Werror \
 		modules >"$d.log" 2>&1
 	rc=$?
+	# the KUnit module of the wire codecs (check-debug loads it): its
+	# code must compile too; a kernel without KUnit cannot link it
+	if [ $rc = 0 ]; then
+		make -C "/lib/modules/$k/build" M="$d/tools/testing/kunit" \
+			W=1 KCFLAGS=-Werror KBUILD_MODPOST_WARN=1 modules \
+			>>"$d.log" 2>&1
+		rc=$?
+	fi
 	if [ $rc = 0 ] && ! grep -qE 'warning:|error:' "$d.log" &&
 	   [ -e "$d/net/smc/smc.ko" ] && [ -e "$d/net/smc/smc_diag.ko" ]; then
-		echo "ok $n - build: smc.ko and smc_diag.ko for $k, $label clean ($((SECONDS - start)) s)"
+		echo "ok $n - build: smc.ko, smc_diag.ko (and smc_wire_kunit's code) for $k, $label clean ($((SECONDS - start)) s)"
 	else
 		failed=$((failed + 1))
 		echo "not ok $n - build: for $k (make exit $rc)"
