@@ -38,6 +38,14 @@ OUT=$CACHE/$KVER$V1
 }
 [ -d "$KDIR" ] || { echo "build-intree-smc: no $KDIR" >&2; exit 1; }
 
+# the modules in $OUT were made from what $stamp describes: nothing to do
+exit_if_cached() {
+	if [ -f "$OUT/smc.ko" ] && [ "$(cat "$OUT/stamp" 2>/dev/null)" = "$stamp" ]; then
+		echo "$OUT"
+		exit 0
+	fi
+}
+
 # A kernel of another series than the source (Debian's 6.12, say): its own
 # smc.ko is Linux's smc for it, used as it is (no fixes: rxe and smc of
 # 6.12 meet without them); the v1 test build needs the matching source.
@@ -55,10 +63,7 @@ if [ "$k_series" != "$src_series" ]; then
 		exit 4
 	}
 	stamp="stock $(stat -c %s-%Y "$ko") $(sha1sum "$0" | cut -c1-12) $KVER"
-	if [ -f "$OUT/smc.ko" ] && [ "$(cat "$OUT/stamp" 2>/dev/null)" = "$stamp" ]; then
-		echo "$OUT"
-		exit 0
-	fi
+	exit_if_cached
 	rm -rf "$OUT"
 	mkdir -p "$OUT"
 	for m in smc smc_diag; do
@@ -79,10 +84,7 @@ fi
 # module changes with CONFIG_DYNAMIC_DEBUG) refuses modules of the old one
 kconf=$(sha1sum <"$KDIR/.config" 2>/dev/null | cut -c1-12 || true)
 stamp="$(stat -c %s-%Y "$TARBALL") $(sha1sum "$0" | cut -c1-12) $KVER$V1 ${kconf:-noconfig}"
-if [ -f "$OUT/smc.ko" ] && [ "$(cat "$OUT/stamp" 2>/dev/null)" = "$stamp" ]; then
-	echo "$OUT"
-	exit 0
-fi
+exit_if_cached
 
 rm -rf "$OUT"
 mkdir -p "$OUT/src"
