@@ -10,25 +10,24 @@
 set -u
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+# shellcheck source=../lib/kernels.sh
+source "$SRC/tools/testing/lib/kernels.sh"
 n=0 failed=0
 
-kernels=${SMC_BUILD_KERNELS:-$(for d in /lib/modules/*/build/Makefile; do
-	[ -e "$d" ] && basename "$(dirname "$(dirname "$d")")"
-done | sort -V)}
+kernels=${SMC_BUILD_KERNELS:-$(kernels_with_headers)}
 if [ -z "$kernels" ]; then
 	echo "ok 1 - build: every kernel with headers # SKIP no kernel headers (apt-get install linux-headers-amd64)"
 	echo "1..1"
 	exit 0
 fi
 sparse=C=2 label="sparse and W=1"
-command -v sparse >/dev/null || { sparse= label="W=1 (no sparse installed)"; }
+command -v sparse >/dev/null || { sparse='' label="W=1 (no sparse installed)"; }
 
 T=$(mktemp -d "${TMPDIR:-/var/tmp}/smc-build-kernels.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 for k in $kernels; do
 	n=$((n + 1))
 	d=$T/$k
-	mkdir -p "$d"
 	mkdir -p "$d/tools/testing"
 	cp -a "$SRC/Kbuild" "$SRC/net" "$SRC/include" "$d/"
 	cp -a "$SRC/tools/testing/kunit" "$SRC/tools/testing/unit" "$d/tools/testing/"

@@ -26,11 +26,9 @@ skip_all() {
 	exit 0
 }
 
-if [ -z "${KVER:-}" ]; then
-	KVER=$(for d in /lib/modules/*/build/Makefile; do
-		[ -e "$d" ] && basename "$(dirname "$(dirname "$d")")"
-	done | sort -V | tail -n 1)
-fi
+# shellcheck source=../lib/kernels.sh
+source "$SRC/tools/testing/lib/kernels.sh"
+[ -n "${KVER:-}" ] || KVER=$(kernels_with_headers | tail -n 1)
 command -v dkms >/dev/null || skip_all "dkms not installed (apt-get install dkms)"
 if [ -z "$KVER" ] || [ ! -e "/lib/modules/$KVER/build/Makefile" ]; then
 	skip_all "no kernel headers${KVER:+ for $KVER} (apt-get install linux-headers-amd64)"
