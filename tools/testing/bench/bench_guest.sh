@@ -8,7 +8,7 @@
 #   tcp     smc_bench -f tcp
 #   ours    smc_bench -f smc with $SRC/net/smc/smc.ko loaded
 #   intree  smc_bench -f smc with Linux's smc.ko (6.1 + the two rxe fixes,
-#           tools/testing/interop/build-intree-smc.sh) loaded instead
+#           or another series' own module: build-intree-smc.sh) instead
 # Socket workloads per phase: stream.bBUF (1 stream, SO_SNDBUF/SO_RCVBUF
 # BUF), stream.pN (N streams, default buffers), rr.sSIZE (request/response
 # latency), crr.cN (connect + 1 B request/response + close, N clients),

@@ -4,6 +4,8 @@
 # results.json, results.md (numbers and ratios) and throughput.png (gnuplot).
 """Usage: report.py RESULTS-DIR OUT-DIR [--host-env FILE] [--suite-log FILE]
                  [--work DIR]   (gnuplot's data and script, default OUT-DIR)
+                 [--targets FILE] (targets.md to link, default OUT-DIR's)
+                 [--readme FILE]  (README whose bench-results block to fill)
 
 RESULTS-DIR holds bench.jsonl (guest 0) and bench.g1.jsonl (guest 1), or a
 pair/ directory with them. Missing phases, tests or files never stop the
@@ -611,6 +613,9 @@ def main(argv):
         except (OSError, ValueError):
             host = {}
     quick = bool(host.get("quick") or d.env.get("quick"))
+    # the net/smc column names the kernel series its module came from
+    PHASE_TITLE["intree"] = "Linux net/smc " + \
+        (host.get("intree_series") or "6.1")
     phases_state = {p: d.status(p) for p in PHASES}
     rounds = d.rounds
     rows = build_rows(d)
@@ -674,6 +679,7 @@ def main(argv):
            f"- rounds: {rounds}, each cell the median of {rounds} runs "
            "(min–max in brackets), ours and net-smc alternating"
            if rounds > 1 else "- rounds: 1, each cell a single run",
+           f"- Linux net/smc: {host.get('intree_module') or 'smc.ko built from linux-source-6.1 with the two rxe fixes'}",
            "- phases: " + "; ".join(f"{PHASE_TITLE[p]}: {phases_state[p]}"
                                     for p in PHASES)]
     if harness_sum:
@@ -684,9 +690,15 @@ def main(argv):
     table = md_table(d, rows)
     md += table
     md += ["", "![throughput and latency](throughput.png)", ""]
+    # targets.md, written by hand, need not sit beside OUT-DIR (BENCH_OUT)
+    targets_rel = os.path.relpath(
+        os.path.abspath(opts.get("targets") or
+                        os.path.join(outdir, "targets.md")),
+        os.path.abspath(outdir))
     md += ["## Targets", "",
            "The goals of the benchmark issue, from this run's medians "
-           "(why the missed ones are missed: [targets.md](targets.md)).", ""]
+           "(why the missed ones are missed: "
+           f"[targets.md]({targets_rel})).", ""]
     md += md_targets(result["targets"]) + [""]
     if perr:
         md += [f"(plot: {perr})", ""]

@@ -97,6 +97,14 @@ fi
 intree=$("$SNAP/tools/testing/interop/build-intree-smc.sh" "$KVER" 2>"$results/build-intree.log") ||
 	log "in-tree smc not built (phase intree will be missing): $(tail -n 3 "$results/build-intree.log")"
 [ -z "$intree" ] || export SMC_INTREE_DIR=$intree
+# what the intree phase loads: Linux's smc built from linux-source-6.1 with
+# the rxe fixes, or, for another kernel series, the kernel's own module
+kseries=$(cut -d. -f1,2 <<<"$KVER")
+case "$(cat "${SMC_INTREE_DIR:-/nonexistent}/stamp" 2>/dev/null)" in
+stock\ *) intree_desc="smc.ko of the kernel package $KVER, unmodified" ;;
+?*) intree_desc="smc.ko built from linux-source-$kseries with the two rxe fixes" ;;
+*) intree_desc= ;;
+esac
 
 # 3. host facts for the report
 jq_str() { printf '%s' "$*" | tr -d '"\\' | tr -c '[:print:]' ' '; }
@@ -105,6 +113,8 @@ jq_str() { printf '%s' "$*" | tr -d '"\\' | tr -c '[:print:]' ' '; }
 		"$(date -u '+%Y-%m-%d %H:%M UTC')" \
 		"$(jq_str "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")" \
 		"$(nproc)" "$(jq_str "$(qemu-system-x86_64 --version 2>/dev/null | head -n 1)")" "$KVER"
+	printf '"intree_series":"%s","intree_module":"%s",' "$(jq_str "$kseries")" \
+		"$(jq_str "$intree_desc")"
 	printf '"git":"%s","quick":%s,"load_before":"%s"}\n' "$(jq_str "$git_desc")" \
 		"$([ -n "$QUICK" ] && echo true || echo false)" "$(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$results/host-env.json"
@@ -150,7 +160,7 @@ readme=()
 	readme=(--readme "$REPO/README.md")
 if python3 "$SNAP/tools/testing/bench/report.py" "$results" "$OUTDIR" \
 	--host-env "$results/host-env.json" --suite-log "$results/suite.log" \
-	--work "$results" "${readme[@]}"; then
+	--work "$results" --targets "$REPO/Documentation/bench/targets.md" "${readme[@]}"; then
 	log "report: $OUTDIR/results.md, results.json, throughput.png"
 	exit 0
 fi
