@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Builds Linux's own smc.ko/smc_diag.ko from Debian's linux-source-6.1 as the
-# interop peer, with the two Soft-RoCE fixes; cached outside the repository.
+# Builds Linux's own smc.ko/smc_diag.ko from Debian's linux-source-6.1 (or of
+# the kernel's series) as the interop peer, with the two Soft-RoCE fixes;
+# cached outside the repository.
 #
 # Fixes (see ../../../../shared/ENVIRONMENT.md "The in-tree implementation as a
 # test peer"): test qp_state instead of cur_qp_state (rxe keeps the latter at
@@ -16,7 +17,8 @@
 # implementations can meet over rxe. Goes to KVER-v1.
 #
 # For a kernel of another series (Debian's 6.12), its own smc.ko and
-# smc_diag.ko are copied (decompressed) instead; no --v1 build then.
+# smc_diag.ko are copied (decompressed) instead; its --v1 build needs
+# linux-source of that series (linux-source-6.12), which gets the same fixes.
 #
 # Usage: build-intree-smc.sh [--v1] [KVER]   prints the directory holding the .ko files
 set -euo pipefail
@@ -28,14 +30,14 @@ if [ "${1:-}" = --v1 ]; then
 fi
 KVER=${1:-${KVER:-$(ls -1 /lib/modules | sort -V | tail -n 1)}}
 KDIR=${KDIR:-/lib/modules/$KVER/build}
-TARBALL=${SMC_LINUX_SOURCE:-$(ls -1 /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)}
+k_series=$(cut -d. -f1,2 <<<"$KVER")
+source_of() { ls -1 /usr/src/linux-source-"$1".tar.* 2>/dev/null | head -n 1; }
+# the kernel's own series if installed, else 6.1 (the interop peer's)
+TARBALL=${SMC_LINUX_SOURCE:-$(source_of "$k_series")}
+TARBALL=${TARBALL:-$(source_of 6.1)}
 CACHE=${SMC_VM_CACHE:-/var/tmp/smc-vm}/intree-smc
 OUT=$CACHE/$KVER$V1
 
-[ -n "$TARBALL" ] && [ -f "$TARBALL" ] || {
-	echo "build-intree-smc: linux-source-6.1 not installed (apt-get install linux-source-6.1)" >&2
-	exit 4
-}
 [ -d "$KDIR" ] || { echo "build-intree-smc: no $KDIR" >&2; exit 1; }
 
 # the modules in $OUT were made from what $stamp describes: nothing to do
@@ -46,20 +48,13 @@ exit_if_cached() {
 	fi
 }
 
-# A kernel of another series than the source (Debian's 6.12, say): its own
-# smc.ko is Linux's smc for it, used as it is (no fixes: rxe and smc of
-# 6.12 meet without them); the v1 test build needs the matching source.
-src_series=$(basename "$TARBALL"); src_series=${src_series#linux-source-}
-src_series=${src_series%%.tar.*}
-k_series=$(cut -d. -f1,2 <<<"$KVER")
-if [ "$k_series" != "$src_series" ]; then
-	if [ -n "$V1" ]; then
-		echo "build-intree-smc: the v1 test build needs linux-source-$k_series (have $src_series)" >&2
-		exit 4
-	fi
+# A kernel of another series than 6.1 (Debian's 6.12, say): its own smc.ko
+# is Linux's smc for it, used as it is (no fixes: rxe and smc of 6.12 meet
+# without them); the v1 test build needs the source of that series.
+if [ "$k_series" != 6.1 ] && [ -z "$V1" ]; then
 	ko=$(ls -1 "/lib/modules/$KVER/kernel/net/smc/smc.ko"* 2>/dev/null | head -n 1)
 	[ -n "$ko" ] || {
-		echo "build-intree-smc: $KVER has no smc.ko of its own and linux-source-$src_series does not fit it" >&2
+		echo "build-intree-smc: $KVER has no smc.ko of its own" >&2
 		exit 4
 	}
 	stamp="stock $(stat -c %s-%Y "$ko") $(sha1sum "$0" | cut -c1-12) $KVER"
@@ -78,6 +73,17 @@ if [ "$k_series" != "$src_series" ]; then
 	echo "$stamp" >"$OUT/stamp"
 	echo "$OUT"
 	exit 0
+fi
+
+[ -n "$TARBALL" ] && [ -f "$TARBALL" ] || {
+	echo "build-intree-smc: linux-source-$k_series not installed (apt-get install linux-source-$k_series)" >&2
+	exit 4
+}
+src_series=$(basename "$TARBALL"); src_series=${src_series#linux-source-}
+src_series=${src_series%%.tar.*}
+if [ "$k_series" != "$src_series" ]; then
+	echo "build-intree-smc: the build for $KVER needs linux-source-$k_series (have $src_series)" >&2
+	exit 4
 fi
 
 # the tree's configuration too: a kernel rebuilt with other options (struct
