@@ -18,9 +18,10 @@ import collections
 import os
 import re
 import subprocess
+import tempfile
 import sys
 
-IDLE = {"native_safe_halt", "default_idle", "arch_cpu_idle", "cpu_idle_poll",
+IDLE = {"native_safe_halt", "pv_native_safe_halt", "default_idle", "arch_cpu_idle", "cpu_idle_poll",
         "default_idle_call", "do_idle", "acpi_idle_do_entry"}
 LINE = re.compile(r"^\s*([0-9.]+)%\s+(\S+)\s+\[(.)\]\s+(\S+)")
 # the rest of the kernel, by the first of these that matches the symbol
@@ -52,7 +53,16 @@ def kernel_group(sym):
 
 
 def module_symbols(path):
-    """Function names of a .ko (nm: t/T), without .cold/.isra suffixes."""
+    """Function names of a .ko (nm: t/T), without .cold/.isra suffixes;
+    a compressed module (.ko.xz/.zst/.gz, as kernels since 6.x install
+    them) is unpacked into a temporary file for nm."""
+    unpack = {".xz": ["xz", "-dc"], ".zst": ["zstd", "-qdc"],
+              ".gz": ["gzip", "-dc"]}.get(os.path.splitext(path)[1])
+    if unpack:
+        with tempfile.NamedTemporaryFile(suffix=".ko") as tmp:
+            subprocess.run(unpack + [path], stdout=tmp, check=True)
+            tmp.flush()
+            return module_symbols(tmp.name)
     out = subprocess.run(["nm", path], capture_output=True, text=True,
                          check=True).stdout
     names = set()
