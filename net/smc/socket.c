@@ -558,15 +558,18 @@ static __poll_t asmc_poll(struct file *file, struct socket *sock,
 	sock_poll_wait(file, sock, wait);
 	if (asmc_is_fallback(smc))
 		return asmc_fb_poll(smc, file);
-	if (READ_ONCE(smc->smc_mode))
-		return asmc_smc_poll(smc);
-	if (READ_ONCE(sk->sk_state) == ASMC_LISTEN)
-		return asmc_listen_poll(smc);
+	/* before smc_mode: the handshake sets that before the connect has
+	 * settled, and a connect() then would still answer EALREADY
+	 */
 	if (READ_ONCE(smc->connect_pending)) {
 		if (READ_ONCE(sk->sk_err))
 			mask |= EPOLLERR;
 		return mask;
 	}
+	if (READ_ONCE(smc->smc_mode))
+		return asmc_smc_poll(smc);
+	if (READ_ONCE(sk->sk_state) == ASMC_LISTEN)
+		return asmc_listen_poll(smc);
 	/* unconnected, or a connect that failed: TCP's answer */
 	return asmc_fb_poll(smc, file);
 }
