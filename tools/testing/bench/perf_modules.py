@@ -21,8 +21,9 @@ import subprocess
 import tempfile
 import sys
 
-IDLE = {"native_safe_halt", "pv_native_safe_halt", "default_idle", "arch_cpu_idle", "cpu_idle_poll",
-        "default_idle_call", "do_idle", "acpi_idle_do_entry"}
+IDLE = {"native_safe_halt", "pv_native_safe_halt", "default_idle",
+        "arch_cpu_idle", "cpu_idle_poll", "default_idle_call", "do_idle",
+        "acpi_idle_do_entry"}
 LINE = re.compile(r"^\s*([0-9.]+)%\s+(\S+)\s+\[(.)\]\s+(\S+)")
 # the rest of the kernel, by the first of these that matches the symbol
 KERNEL_GROUPS = [

@@ -31,10 +31,8 @@ fi
 KVER=${1:-${KVER:-$(ls -1 /lib/modules | sort -V | tail -n 1)}}
 KDIR=${KDIR:-/lib/modules/$KVER/build}
 k_series=$(cut -d. -f1,2 <<<"$KVER")
-source_of() { ls -1 /usr/src/linux-source-"$1".tar.* 2>/dev/null | head -n 1; }
-# the kernel's own series if installed, else 6.1 (the interop peer's)
-TARBALL=${SMC_LINUX_SOURCE:-$(source_of "$k_series")}
-TARBALL=${TARBALL:-$(source_of 6.1)}
+# the source of the kernel's own series (the only one that can fit it)
+TARBALL=${SMC_LINUX_SOURCE:-$(ls -1 /usr/src/linux-source-"$k_series".tar.* 2>/dev/null | head -n 1)}
 CACHE=${SMC_VM_CACHE:-/var/tmp/smc-vm}/intree-smc
 OUT=$CACHE/$KVER$V1
 
