@@ -981,7 +981,11 @@ static void asmc_llc_testlink_work(struct work_struct *work)
 	v = asmc_ka_decide(&k, &t, now, &delay);
 	switch (v) {
 	case ASMC_KA_DOWN:
-		pr_debug("link %p: no answer to TEST_LINK, link down\n", lnk);
+		pr_warn_ratelimited("link %u of group %u on %s/%u: no answer to TEST_LINK within %u ms, link down\n",
+				    lnk->link_id, lnk->lgr->id,
+				    dev_name(&lnk->sel.dev->ibdev->dev),
+				    lnk->sel.port,
+				    jiffies_to_msecs(ASMC_TESTLINK_WAIT));
 		asmc_stats_wire(net, ASMC_STAT_LLC_TEST_LINK_LOST, 1);
 		asmc_link_error(lnk);
 		return;
