@@ -705,8 +705,13 @@ static void asmc_llc_add_link_rx(struct asmc_link *lnk, u8 *raw,
 		asmc_llc_link_asked(lnk, m.add_link.gid, false);
 		return;
 	}
-	if (!rc && client && !asmc_link_client_add(lnk, &m))
-		return;
+	if (!rc && client) {
+		rc = asmc_link_client_add(lnk, &m);
+		if (!rc)
+			return;
+	}
+	pr_debug("lgr %u: ADD_LINK of the peer rejected: %d\n",
+		 lnk->lgr->id, rc);
 	if ((raw[0] >> 4) == ASMC_LLC_V1)
 		raw[2] = (raw[2] & 0xf0) | ASMC_LLC_REJ_NO_ALT_PATH;
 	asmc_llc_echo(lnk, raw, ASMC_LLC_FLAG_ADD_LNK_REJ);
