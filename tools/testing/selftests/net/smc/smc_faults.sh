@@ -43,24 +43,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# injected SITE: faults injected so far at SITE
-injected() {
-	awk -v s="$1" '$1 == s { print $5 }' "$F/injected"
-}
-
-# fault_on "SITE..." INTERVAL TIMES: fail every INTERVAL-th call of the
-# SITEs (one budget of TIMES for all)
-fault_on() {
-	local site bit mask=0
-	for site in $1; do
-		bit=$(awk -v s="$site" '$1 == s { print $3 }' "$F/injected")
-		mask=$((mask | 1 << bit))
-	done
-	echo "$2" >"$F/interval"
-	echo "$3" >"$F/times"
-	printf '0x%x\n' $mask >"$F/sites"
-}
-
 # xfer NAME CONNS BYTES [client opts]: server and client, both must end
 # within DEADLINE; sets xrc_s/xrc_c to their exit codes (124: hung)
 xfer() {
@@ -101,7 +83,7 @@ rdma link show rxe0/1 2>/dev/null | grep -q ACTIVE ||
 python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" || ksft_skip_all "cannot add a user EID"
 
 # 1. socket creation: socket() reports the failure, the next one works
-fault_on sock 1 1
+smc_fault_on sock 1 1
 errs=$(python3 -c '
 import socket, errno
 try:
@@ -124,13 +106,13 @@ fi
 for run in clc:2 lgr:2 buf:2 verbs:2 clc:5 lgr:3 buf:5 verbs:5; do
 	site=${run%:*} every=${run#*:}
 	echo 1 >"$SMC_DBG/flush_idle"
-	i0=$(injected $site)
+	i0=$(smc_fault_injected $site)
 	fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
 	c0=$(smc_obj_created conn)
-	fault_on $site $every -1
+	smc_fault_on $site $every -1
 	xfer "$site" 6 64K
 	fault_off
-	n=$(( $(injected $site) - i0 ))
+	n=$(( $(smc_fault_injected $site) - i0 ))
 	fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
 	smcr=$(( ($(smc_obj_created conn) - c0) / 2 ))
 	[ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n -gt 0 ]
@@ -151,15 +133,15 @@ for i in $(seq 100); do
 	sleep 0.1
 done
 sleep 0.5
-i0=$(injected llc)
+i0=$(smc_fault_injected llc)
 fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
 rmem0=$(cat /proc/sys/net/smc/rmem)
 echo 262144 >/proc/sys/net/smc/rmem
-fault_on llc 1 1
+smc_fault_on llc 1 1
 xfer llc 2 64K
 fault_off
 echo "$rmem0" >/proc/sys/net/smc/rmem
-n=$(( $(injected llc) - i0 ))
+n=$(( $(smc_fault_injected llc) - i0 ))
 fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
 if [ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n = 1 ] && [ $fb -ge 1 ]; then
 	tap_ok "lost LLC request: 2 connections verified ($fb fallback ends)"
@@ -178,13 +160,13 @@ for i in $(seq 100); do
 	[ "$(smc_obj_live lgr)" = 0 ] && break
 	sleep 0.1
 done
-i0=$(injected latecl)
+i0=$(smc_fault_injected latecl)
 fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
 c0=$(smc_obj_created conn)
-fault_on latecl 1 1
+smc_fault_on latecl 1 1
 xfer latecl 1 64K
 fault_off
-n=$(( $(injected latecl) - i0 ))
+n=$(( $(smc_fault_injected latecl) - i0 ))
 fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
 conns=$(( $(smc_obj_created conn) - c0 ))
 [ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n = 1 ] && [ $fb = 0 ] && [ $conns = 2 ]
@@ -207,7 +189,7 @@ broken_xfer() {
 		-t $DEADLINE "$ADDR" 2>/tmp/faults.cli &
 	cpid=$!
 	sleep 2
-	fault_on "$1" 1 "$2"
+	smc_fault_on "$1" 1 "$2"
 	t0=$(date +%s%N)
 	wait $cpid
 	xrc_c=$?
@@ -219,10 +201,10 @@ broken_xfer() {
 
 # 4. a failed post in the middle of a transfer breaks the link: both ends
 # get an error (or finish), none hangs
-i0=$(injected post)
+i0=$(smc_fault_injected post)
 broken_xfer post 1
 fault_off
-n=$(( $(injected post) - i0 ))
+n=$(( $(smc_fault_injected post) - i0 ))
 # the end whose link did not fail waits for the peer's window: its probe
 # (5 s, then 4 s for the answer) ends it, not the idle keepalive (30 s)
 [ $xrc_c != 124 ] && [ $xrc_s != 124 ] && [ $n -gt 0 ] &&
@@ -240,12 +222,12 @@ xfer_result $? "post fault mid-transfer" "both ends returned within ${SMC_FAULTS
 # gone before the sockets were checked once).
 slow_ms=${SMC_FAULTS_SLOWQP_MS:-15000}
 echo "$slow_ms" >"$F/slowqp_ms"
-i0=$(injected slowqp)
+i0=$(smc_fault_injected slowqp)
 broken_xfer "post slowqp" -1
-fault_on slowqp 1 -1
+smc_fault_on slowqp 1 -1
 smc_wait_objs sock 0 3
 socks=$(smc_obj_live sock) links=$(smc_obj_live link)
-n=$(( $(injected slowqp) - i0 ))
+n=$(( $(smc_fault_injected slowqp) - i0 ))
 # the links still there are the broken ones, being destroyed (slowqp
 # already fired for one at least): idle groups keep no link past a
 # termination
@@ -263,11 +245,11 @@ fault_off
 # the link's teardown fails the sends it never saw end, so that the
 # sockets they hold are released (without that, one stays and the module
 # cannot be unloaded)
-i0=$(injected lostcqe)
-fault_on lostcqe 40 3
+i0=$(smc_fault_injected lostcqe)
+smc_fault_on lostcqe 40 3
 xfer lostcqe 2 4M
 fault_off
-n=$(( $(injected lostcqe) - i0 ))
+n=$(( $(smc_fault_injected lostcqe) - i0 ))
 [ $xrc_c != 124 ] && [ $xrc_s != 124 ] && [ $n -gt 0 ]
 xfer_result $? "lost send completions" "both ends returned, then all released" \
 	"client $xrc_c, server $xrc_s, $n lost" \

@@ -564,6 +564,25 @@ smc_rxe_wait_gid() {
 	return 1
 }
 
+# The module's fault injection (debugfs smc/fault, debug.h):
+# smc_fault_injected SITE: faults injected so far at SITE
+smc_fault_injected() {
+	awk -v s="$1" '$1 == s { print $5 }' "$SMC_DBG/fault/injected"
+}
+
+# smc_fault_on "SITE..." INTERVAL TIMES: fail every INTERVAL-th call of the
+# SITEs (one budget of TIMES for all); "sites" 0 turns them off
+smc_fault_on() {
+	local site bit mask=0 f=$SMC_DBG/fault
+	for site in $1; do
+		bit=$(awk -v s="$site" '$1 == s { print $3 }' "$f/injected")
+		mask=$((mask | 1 << bit))
+	done
+	echo "$2" >"$f/interval"
+	echo "$3" >"$f/times"
+	printf '0x%x\n' $mask >"$f/sites"
+}
+
 # smc_within SECS CMD...: CMD succeeds within SECS (tried every 0.1 s)
 smc_within() {
 	local i t=$1
