@@ -67,12 +67,18 @@ enum asmc_fault_site {
 	ASMC_FAULT_LOSTCQE,	/* a send's completion never comes (rxe may
 				 * not flush a QP's sends)
 				 */
+	ASMC_FAULT_LATEACT,	/* a client's first link turns active
+				 * ASMC_FAULT_LATEACT_MS after its
+				 * CONFIRM_LINK answer went out: the server's
+				 * ADD_LINK comes before
+				 */
 	ASMC_FAULT_MAX
 };
 
 bool asmc_fault(enum asmc_fault_site site);
 u32 asmc_fault_slow_ms(void);	/* the delay of ASMC_FAULT_SLOWQP */
 #define ASMC_FAULT_LATECL_MS	300
+#define ASMC_FAULT_LATEACT_MS	300
 
 /* @call, or @fail when a fault is injected at @site */
 #define ASMC_FAULTY(site, fail, call) (asmc_fault(site) ? (fail) : (call))

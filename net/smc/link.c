@@ -961,15 +961,22 @@ void asmc_link_add_work(struct work_struct *work)
 
 /* The client's flow runs in @via's request work, which the group's end
  * cancels while holding rkey_rwsem: never wait for it unbounded there.
+ * The server sends its ADD_LINK as soon as our CONFIRM_LINK answer of the
+ * first link arrives, which may be before that link turned active here
+ * (the handshake marks it right after the send): wait for that too, as
+ * for the lock (2 s in all; a link that went down meanwhile refuses).
  */
 static bool asmc_link_lock(struct asmc_lgr *lgr, struct asmc_link *via)
 {
+	enum asmc_link_state state;
 	int i;
 
 	for (i = 0; i < 100; i++) {
-		if (READ_ONCE(via->state) != ASMC_LNK_ACTIVE)
+		state = READ_ONCE(via->state);
+		if (state == ASMC_LNK_DOWN)
 			return false;
-		if (down_write_trylock(&lgr->rkey_rwsem))
+		if (state == ASMC_LNK_ACTIVE &&
+		    down_write_trylock(&lgr->rkey_rwsem))
 			return true;
 		msleep(20);
 	}

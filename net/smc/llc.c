@@ -406,6 +406,8 @@ int asmc_llc_client_confirm_link(struct asmc_link *lnk, struct asmc_buf *rmb)
 	rc = asmc_llc_send(lnk, &resp, true);
 	if (rc)
 		return rc;
+	if (rmb && asmc_fault(ASMC_FAULT_LATEACT))
+		msleep(ASMC_FAULT_LATEACT_MS);
 	asmc_llc_link_active(lnk);
 	return 0;
 }

@@ -38,6 +38,7 @@ LOST_MAX=${SMC_REDUNDANCY_LOST_MAX:-5}
 
 cleanup() {
 	ip link set eth0 up 2>/dev/null
+	echo 0 2>/dev/null >"$SMC_DBG/fault/sites"
 	sysctl -q -w net.smc.smcr_max_conns_per_lgr=255 2>/dev/null
 	[ -z "${rmem0:-}" ] || echo "$rmem0" >/proc/sys/net/smc/rmem
 	smc_links_cleanup smc_rxe1_del
@@ -66,9 +67,17 @@ if [ "$guest" = 1 ]; then
 	tap_check "server: 4 connections over the group, verified" [ $? = 0 ]
 else
 	smc_barrier red.listening 60
-	# the first connection builds the group, the others join it
+	# the first connection builds the group, the others join it; its
+	# first link turns active 300 ms after our CONFIRM_LINK answer
+	# (fault lateact), so the server's ADD_LINK comes before: it waits
+	# for the link (was rejected at once, seen on PREEMPT_RT)
+	la0=$(smc_fault_injected lateact)
+	smc_fault_on lateact 1 1
 	tap_check "first connection, 1M each way, verified" \
 		"$SMC_XFER" -q -f smc -p $PORT -n 1M -t 60 $PEER
+	echo 0 >"$SMC_DBG/fault/sites"
+	tap_check "its first link turned active late (injected once)" \
+		[ $(( $(smc_fault_injected lateact) - la0 )) = 1 ]
 	tap_check "the server added a link over the second path" smc_two_links 20
 	# held open 3 s after the data (-H): still on their links when
 	# looked at, also where the transfers starve this shell (PREEMPT_RT,
