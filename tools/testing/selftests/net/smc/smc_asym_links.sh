@@ -126,8 +126,9 @@ phase() {
 		[ "$(smc_counters smcr_links asym)" -gt "$asym0" ]
 }
 
-# loss PORT: guest 1 (rxe2 of srv2) loses rxe2 under two transfers: its
-# connections move to link A, every byte arrives
+# loss PORT: guest 1 (rxe2 of srv2) loses rxe2 under two transfers (or
+# right after their data, while they are still open): its connections
+# move to link A, every byte arrives
 loss() {
 	local port=$1 lost0 moved0 rc
 	lost0=$(smc_counters smcr_links lost)
@@ -150,7 +151,10 @@ loss() {
 		tap_check "loss: server: both transfers verified across the loss" [ $rc = 0 ]
 	else
 		smc_barrier asym.loss.listening 60
-		"$SMC_XFER" -q -P -f smc -p "$port" -c 2 -n "$SIZE" -t 300 $PEER 2>/tmp/asym.cli &
+		# held open 5 s after the data (-H): the loss still finds
+		# them on their links where the transfers starved the shells
+		# that delete rxe2 (PREEMPT_RT: it came after the data)
+		"$SMC_XFER" -q -P -f smc -p "$port" -c 2 -n "$SIZE" -t 300 -H 5 $PEER 2>/tmp/asym.cli &
 		local cpid=$!
 		smc_conns_on_both 10 | tap_diag
 		smc_barrier asym.loss.running 60
