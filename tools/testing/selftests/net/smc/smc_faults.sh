@@ -26,9 +26,7 @@ slow0=$(cat "$F/slowqp_ms" 2>/dev/null)	# the module's own, put back
 
 fault_off() {
 	[ -d "$F" ] || return 0
-	echo 0 >"$F/sites"
-	echo 1 >"$F/interval"
-	echo -1 >"$F/times"
+	smc_fault_off
 	[ -z "$slow0" ] || echo "$slow0" >"$F/slowqp_ms"
 }
 

@@ -38,7 +38,7 @@ LOST_MAX=${SMC_REDUNDANCY_LOST_MAX:-5}
 
 cleanup() {
 	ip link set eth0 up 2>/dev/null
-	echo 0 2>/dev/null >"$SMC_DBG/fault/sites"
+	smc_fault_off 2>/dev/null
 	sysctl -q -w net.smc.smcr_max_conns_per_lgr=255 2>/dev/null
 	[ -z "${rmem0:-}" ] || echo "$rmem0" >/proc/sys/net/smc/rmem
 	smc_links_cleanup smc_rxe1_del
@@ -75,7 +75,7 @@ else
 	smc_fault_on lateact 1 1
 	tap_check "first connection, 1M each way, verified" \
 		"$SMC_XFER" -q -f smc -p $PORT -n 1M -t 60 $PEER
-	echo 0 >"$SMC_DBG/fault/sites"
+	smc_fault_off
 	tap_check "its first link turned active late (injected once)" \
 		[ $(( $(smc_fault_injected lateact) - la0 )) = 1 ]
 	tap_check "the server added a link over the second path" smc_two_links 20
