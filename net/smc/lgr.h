@@ -78,8 +78,9 @@ struct asmc_lgr;
 struct asmc_link;
 
 enum asmc_link_state {
-	ASMC_LNK_UNUSED,	/* created, QP in INIT */
-	ASMC_LNK_ACTIVATING,	/* QP RTR/RTS, CONFIRM_LINK running */
+	ASMC_LNK_UNUSED,	/* being set up: QP brought up, CONFIRM_LINK
+				 * running (reported as "activating")
+				 */
 	ASMC_LNK_ACTIVE,
 	ASMC_LNK_DOWN,		/* QP in ERROR, being torn down */
 };
@@ -386,6 +387,15 @@ static inline void asmc_link_await(struct asmc_link *lnk)
 	if (!READ_ONCE(lnk->await_since))
 		WRITE_ONCE(lnk->await_since, jiffies | 1);
 }
+
+/* A ratelimited warning about one link, named the same way everywhere (the
+ * selftests match the "link L of group G on DEV/PORT: " prefix).
+ */
+#define asmc_link_warn(lnk, fmt, ...)					\
+	pr_warn_ratelimited("link %u of group %u on %s/%u: " fmt,	\
+			    (lnk)->link_id, (lnk)->lgr->id,		\
+			    dev_name(&(lnk)->sel.dev->ibdev->dev),	\
+			    (lnk)->sel.port, ##__VA_ARGS__)
 
 /* lgr.c */
 int asmc_lgr_init(void);

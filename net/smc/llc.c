@@ -712,8 +712,12 @@ static void asmc_llc_add_link_rx(struct asmc_link *lnk, u8 *raw,
 		if (!rc)
 			return;
 	}
-	pr_debug("lgr %u: ADD_LINK of the peer rejected: %d\n",
-		 lnk->lgr->id, rc);
+	if (client)
+		pr_debug("lgr %u: ADD_LINK of the peer rejected: %d\n",
+			 lnk->lgr->id, rc);
+	else
+		pr_debug("lgr %u: ADD_LINK of the peer rejected: %s\n",
+			 lnk->lgr->id, rc ? "malformed" : "no invite");
 	if ((raw[0] >> 4) == ASMC_LLC_V1)
 		raw[2] = (raw[2] & 0xf0) | ASMC_LLC_REJ_NO_ALT_PATH;
 	asmc_llc_echo(lnk, raw, ASMC_LLC_FLAG_ADD_LNK_REJ);
@@ -988,11 +992,8 @@ static void asmc_llc_testlink_work(struct work_struct *work)
 	v = asmc_ka_decide(&k, &t, now, &delay);
 	switch (v) {
 	case ASMC_KA_DOWN:
-		pr_warn_ratelimited("link %u of group %u on %s/%u: no answer to TEST_LINK within %u ms, link down\n",
-				    lnk->link_id, lnk->lgr->id,
-				    dev_name(&lnk->sel.dev->ibdev->dev),
-				    lnk->sel.port,
-				    jiffies_to_msecs(ASMC_TESTLINK_WAIT));
+		asmc_link_warn(lnk, "no answer to TEST_LINK within %u ms, link down\n",
+			       jiffies_to_msecs(ASMC_TESTLINK_WAIT));
 		asmc_stats_wire(net, ASMC_STAT_LLC_TEST_LINK_LOST, 1);
 		asmc_link_error(lnk);
 		return;

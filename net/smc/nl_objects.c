@@ -11,18 +11,19 @@
 #include "netlink.h"
 #include "pnet.h"
 
-/* Link states as user space decodes them (uapi-visible numbers). */
+/* Link states as user space decodes them (uapi-visible numbers). A link
+ * sits in its group's slots only from its set-up on, so a not yet active
+ * one is "activating" (2); 0 ("unused") names an empty slot, never dumped.
+ */
 static u32 asmc_nl_link_state(enum asmc_link_state st)
 {
 	switch (st) {
-	case ASMC_LNK_ACTIVATING:
+	case ASMC_LNK_UNUSED:
 		return 2;
 	case ASMC_LNK_ACTIVE:
 		return 3;
-	case ASMC_LNK_DOWN:
-		return 1;	/* inactive */
 	default:
-		return 0;	/* unused */
+		return 1;	/* inactive: down, being torn down */
 	}
 }
 

@@ -75,10 +75,8 @@ static void asmc_wr_wc_error(struct asmc_link *lnk, struct ib_wc *wc,
 	    READ_ONCE(lnk->state) == ASMC_LNK_DOWN)
 		return;
 	asmc_stats_wire(lnk->lgr->net, ASMC_STAT_LINK_WC_ERROR, 1);
-	pr_warn_ratelimited("link %u of group %u on %s/%u: %s failed: %s\n",
-			    lnk->link_id, lnk->lgr->id,
-			    dev_name(&lnk_ibdev(lnk)->dev), lnk->sel.port,
-			    what, ib_wc_status_msg(wc->status));
+	asmc_link_warn(lnk, "%s failed: %s\n", what,
+		       ib_wc_status_msg(wc->status));
 	asmc_link_error(lnk);
 }
 
