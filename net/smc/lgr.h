@@ -388,14 +388,19 @@ static inline void asmc_link_await(struct asmc_link *lnk)
 		WRITE_ONCE(lnk->await_since, jiffies | 1);
 }
 
-/* A ratelimited warning about one link, named the same way everywhere (the
- * selftests match the "link L of group G on DEV/PORT: " prefix).
+/* Ratelimited kernel log lines about one link, named the same way
+ * everywhere (the selftests match the "link L of group G on DEV/PORT: "
+ * prefix); @prfn is a pr_*_ratelimited.
  */
+#define asmc_link_pr(prfn, lnk, fmt, ...)				\
+	prfn("link %u of group %u on %s/%u: " fmt,			\
+	     (lnk)->link_id, (lnk)->lgr->id,				\
+	     dev_name(&(lnk)->sel.dev->ibdev->dev),			\
+	     (lnk)->sel.port, ##__VA_ARGS__)
 #define asmc_link_warn(lnk, fmt, ...)					\
-	pr_warn_ratelimited("link %u of group %u on %s/%u: " fmt,	\
-			    (lnk)->link_id, (lnk)->lgr->id,		\
-			    dev_name(&(lnk)->sel.dev->ibdev->dev),	\
-			    (lnk)->sel.port, ##__VA_ARGS__)
+	asmc_link_pr(pr_warn_ratelimited, lnk, fmt, ##__VA_ARGS__)
+#define asmc_link_info(lnk, fmt, ...)					\
+	asmc_link_pr(pr_info_ratelimited, lnk, fmt, ##__VA_ARGS__)
 
 /* lgr.c */
 int asmc_lgr_init(void);

@@ -409,6 +409,8 @@ static void asmc_lgr_failover(struct asmc_lgr *lgr, int err)
 	}
 	alt = asmc_lgr_pick_link(lgr);
 	if (!n || lgr->terminating || !alt) {
+		for (i = 0; !lgr->terminating && !alt && i < n; i++)
+			asmc_link_info(dead[i], "down, no link left: the group ends\n");
 		mutex_unlock(&lgr->mutex);
 		up_write(&lgr->rkey_rwsem);
 		if (n && !alt)
@@ -450,8 +452,8 @@ static void asmc_lgr_failover(struct asmc_lgr *lgr, int err)
 	asmc_stats_wire(lgr->net, ASMC_STAT_LINK_FAILOVER, nm);
 	asmc_stats_wire(lgr->net, ASMC_STAT_LINK_FAILOVER_LOST, nl);
 	for (i = 0; i < n; i++) {
-		pr_debug("lgr %u: link %u down, %d connections to link %u, %d lost\n",
-			 lgr->id, dead[i]->link_id, nm, alt->link_id, nl);
+		asmc_link_info(dead[i], "down, %d connections moved to link %u, %d lost\n",
+			       nm, alt->link_id, nl);
 		if (!dead[i]->peer_deleted)
 			asmc_llc_send_delete_link(alt, dead[i]->link_id,
 						  ASMC_LLC_DEL_LOST_PATH);

@@ -500,6 +500,22 @@ smc_intree_defect() {
 		END { exit !f }'
 }
 
+# smc_klog_since MARK ERE: seconds (0.1) from the last kernel log line
+# containing MARK (a test writes it to /dev/kmsg) to the first one after
+# it matching ERE, by the kernel's timestamps: what the kernel did when,
+# even where the test shell was kept from looking (PREEMPT_RT's softirq
+# threads starve it under load). Status 1 when no such line follows.
+smc_klog_since() {
+	dmesg 2>/dev/null | awk -v mark="$1" -v re="$2" -F'[][]' '
+		index($0, mark) { t0 = $2 + 0; t = ""; next }
+		t0 != "" && t == "" && $0 ~ re { t = $2 - t0 }
+		END {
+			if (t == "")
+				exit 1
+			printf "%.1f\n", t
+		}'
+}
+
 # smc_intree_stuck: why Linux's smc cannot leave this guest, when it hit its
 # defect here in this run (smc_interop marks the phase: /results/defect.*)
 smc_intree_stuck() {

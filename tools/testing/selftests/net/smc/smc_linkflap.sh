@@ -82,6 +82,7 @@ else
 		[ $(( $(smc_obj_created conn) - c0 )) = 1 ]
 	smc_barrier flap.running 60
 	SMC_TXTO_SEEN=$(smc_tx_timeouts)
+	echo "smc_linkflap: eth0 down" >/dev/kmsg
 	ip link set eth0 down
 	sleep $DOWN
 	# with rxe0's port down the group lost its only link (a completion
@@ -95,7 +96,9 @@ else
 			"$SMC_DBG/lgrs" &&
 		      [ "$(smc_obj_live link)" = 1 ] ||
 		      { cat "$SMC_DBG/lgrs" "$SMC_DBG/objects"; false; }'
-	echo "group ended $((DOWN + SECONDS - t0)) s (+-1) after eth0 down" | tap_diag
+	dt=$(smc_klog_since "smc_linkflap: eth0 down" \
+		"smc: link [0-9]+ of group [0-9]+ on rxe0/1: down, no link left")
+	echo "group ended ${dt:-?} s after eth0 down (kernel log)" | tap_diag
 	ip link set eth0 up
 	outcome "client" $cpid
 	tap_diag </tmp/flap.cli
