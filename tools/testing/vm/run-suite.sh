@@ -315,7 +315,7 @@ run_topology() {
 # module built for every kernel with headers (sparse, W=1), a short fuzz of
 # the decoders, and the DKMS packaging (into a scratch tree).
 run_host() {
-	echo "== host (unit tests, build for each kernel, fuzz smoke, dkms) =="
+	echo "== host (unit tests, build for each kernel, fuzz smoke, docs, dkms) =="
 	make -s -C "$SRC/tools/testing/unit" run >"$results/host.log" 2>&1 ||
 		result fail "host: unit tests build"
 	parse_tap "host: " "$results/host.log"
@@ -325,6 +325,9 @@ run_host() {
 	"$SRC/tools/testing/fuzz/smoke.sh" >"$results/fuzz.log" 2>&1 ||
 		result fail "host: fuzz smoke exit status"
 	parse_tap "host: " "$results/fuzz.log"
+	"$SRC/tools/testing/build/check-docs.sh" >"$results/docs.log" 2>&1 ||
+		grep -q '^not ok' "$results/docs.log" || result fail "host: docs check exit status"
+	parse_tap "host: " "$results/docs.log"
 	"$SRC/tools/testing/dkms/test-dkms.sh" >"$results/dkms.log" 2>&1 ||
 		grep -q '^not ok' "$results/dkms.log" || result fail "host: dkms test exit status"
 	parse_tap "host: " "$results/dkms.log"
