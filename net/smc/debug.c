@@ -259,10 +259,16 @@ static atomic_t asmc_fault_times = ATOMIC_INIT(-1);
 static atomic_t asmc_fault_calls = ATOMIC_INIT(0);
 static atomic64_t asmc_fault_injected[ASMC_FAULT_MAX];
 static u32 asmc_fault_slowqp_ms = 5000;
+static u32 asmc_fault_late_ms = 300;
 
 u32 asmc_fault_slow_ms(void)
 {
 	return READ_ONCE(asmc_fault_slowqp_ms);
+}
+
+u32 asmc_fault_lateact_ms(void)
+{
+	return min_t(u32, READ_ONCE(asmc_fault_late_ms), 10000);
 }
 
 bool asmc_fault(enum asmc_fault_site site)
@@ -343,6 +349,7 @@ static void asmc_fault_debugfs(struct dentry *parent)
 	debugfs_create_u32("interval", 0600, dir, &asmc_fault_interval);
 	debugfs_create_file("times", 0600, dir, NULL, &fault_times_fops);
 	debugfs_create_u32("slowqp_ms", 0600, dir, &asmc_fault_slowqp_ms);
+	debugfs_create_u32("lateact_ms", 0600, dir, &asmc_fault_late_ms);
 	debugfs_create_file("injected", 0444, dir, NULL,
 			    &fault_injected_fops);
 }

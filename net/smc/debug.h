@@ -68,17 +68,18 @@ enum asmc_fault_site {
 				 * not flush a QP's sends)
 				 */
 	ASMC_FAULT_LATEACT,	/* a client's first link turns active
-				 * ASMC_FAULT_LATEACT_MS after its
+				 * lateact_ms (debugfs) after its
 				 * CONFIRM_LINK answer went out: the server's
-				 * ADD_LINK comes before
+				 * ADD_LINK comes before (and is rejected
+				 * where it waits longer than 2 s)
 				 */
 	ASMC_FAULT_MAX
 };
 
 bool asmc_fault(enum asmc_fault_site site);
 u32 asmc_fault_slow_ms(void);	/* the delay of ASMC_FAULT_SLOWQP */
+u32 asmc_fault_lateact_ms(void);	/* the delay of ASMC_FAULT_LATEACT */
 #define ASMC_FAULT_LATECL_MS	300
-#define ASMC_FAULT_LATEACT_MS	300
 
 /* @call, or @fail when a fault is injected at @site */
 #define ASMC_FAULTY(site, fail, call) (asmc_fault(site) ? (fail) : (call))

@@ -296,6 +296,10 @@ struct asmc_lgr {
 	bool			hashed;
 	bool			terminating;
 	bool			no_link_offered; /* or the peer refused one */
+	/* client: bit 0 set when we refused an offer because its link was
+	 * not active yet; whoever clears it asks for a link
+	 */
+	unsigned long		ask_when_active;
 	/* a client asked for a link to this GID of its (REQUEST_ADD_LINK,
 	 * v1 invite): our next offer prefers a port reaching it; ask_answer:
 	 * a REQUEST_ADD_LINK waits for the offer or our echo. mutex.

@@ -1006,8 +1006,18 @@ int asmc_link_client_add(struct asmc_link *via, const struct asmc_llc_msg *m)
 	    asmc_llc_is_resp(m) || !a->mtu || !a->link_id ||
 	    (lgr->smc_version >= 2 && !a->has_ext))
 		return -EINVAL;
-	if (!asmc_link_lock(lgr, via))
+	if (!asmc_link_lock(lgr, via)) {
+		/* refused for the moment only, and a server offers once: we
+		 * ask for a link ourselves as soon as @via is active (now, or
+		 * asmc_llc_link_active() sees the bit)
+		 */
+		set_bit(0, &lgr->ask_when_active);
+		smp_mb__after_atomic();	/* the bit, then the state */
+		if (READ_ONCE(via->state) == ASMC_LNK_ACTIVE &&
+		    test_and_clear_bit(0, &lgr->ask_when_active))
+			asmc_lgr_link_soon(lgr);
 		return -EBUSY;
+	}
 	n = asmc_lgr_link_sels(lgr, used);
 	rc = asmc_ib_select_alt(lgr->net, used, n, a->gid, true,
 				lgr->smc_version, via->sel.roce_v2, &sel);

@@ -407,7 +407,7 @@ int asmc_llc_client_confirm_link(struct asmc_link *lnk, struct asmc_buf *rmb)
 	if (rc)
 		return rc;
 	if (rmb && asmc_fault(ASMC_FAULT_LATEACT))
-		msleep(ASMC_FAULT_LATEACT_MS);
+		msleep(asmc_fault_lateact_ms());
 	asmc_llc_link_active(lnk);
 	return 0;
 }
@@ -1047,6 +1047,10 @@ void asmc_llc_link_active(struct asmc_link *lnk)
 	WRITE_ONCE(lnk->await_since, 0);
 	lnk->activated = true;
 	WRITE_ONCE(lnk->state, ASMC_LNK_ACTIVE);
+	/* an offer refused meanwhile (asmc_link_client_add): ask for it */
+	smp_mb();	/* the state, then the bit */
+	if (test_and_clear_bit(0, &lnk->lgr->ask_when_active))
+		asmc_lgr_link_soon(lnk->lgr);
 	if (lnk->testlink_time)
 		queue_delayed_work(asmc_wq, &lnk->testlink_work,
 				   min_t(unsigned long, lnk->testlink_time,

@@ -378,6 +378,9 @@ time.sleep(86400)' </dev/null >/dev/null 2>&1 & )
 		fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
 		peer_check "$phase: all $want connections used SMC-R with the kernel's smc ($n, $fb fallbacks)" \
 			[ "$n" = "$want" -a "$fb" = 0 ]
+		# why (the totals since the module was loaded for this phase)
+		[ "$fb" = 0 ] ||
+			grep "^fallback_reason " "$SMC_DBG/stats" | tap_diag
 		if [ "$ver" = v1 ]; then
 			# v1 groups have no v2 attributes in the netlink dump
 			smc_lgrs_v1

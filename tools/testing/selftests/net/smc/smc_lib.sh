@@ -599,13 +599,15 @@ smc_fault_on() {
 	printf '0x%x\n' $mask >"$f/sites"
 }
 
-# smc_fault_off: no site armed, interval and budget back to the defaults
+# smc_fault_off: no site armed, interval, budget and the lateact delay back
+# to the defaults
 smc_fault_off() {
 	local f=$SMC_DBG/fault
 	[ -d "$f" ] || return 0
 	echo 0 >"$f/sites"
 	echo 1 >"$f/interval"
 	echo -1 >"$f/times"
+	[ ! -e "$f/lateact_ms" ] || echo 300 >"$f/lateact_ms"
 }
 
 # smc_within SECS CMD...: CMD succeeds within SECS (tried every 0.1 s)
