@@ -101,13 +101,9 @@ phase() {
 		fi
 	fi
 	if [ "$who" = none ]; then
-		if [ "$guest" = 1 ]; then
-			tap_check "$name: the client refused our offer of a link on our one port" \
-				[ "$(smc_counters smcr_links refused)" -gt "$refused0" ]
-		else
-			tap_check "$name: we rejected the offer (no path of our own to it)" \
-				[ "$(smc_llc add_link_rej)" -gt "$rej0" ]
-		fi
+		# the offer was on the server's one port, the client has no
+		# path of its own to it
+		smc_check_refused "$name" "$rej0" "$refused0"
 		tap_check "$name: the group keeps one link" \
 			grep -qE "links [0-9]+:rxe0:active:[0-9]+ retired" "$SMC_DBG/lgrs"
 		return

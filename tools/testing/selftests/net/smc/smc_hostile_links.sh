@@ -202,13 +202,7 @@ hcase() {
 		tap_check "$name: the group keeps only its first link" within 30 one_link
 		;;&
 	rej)
-		if [ "$guest" = 0 ]; then
-			tap_check "$name: we rejected the offer" \
-				[ "$(smc_llc add_link_rej)" -gt "$rej0" ]
-		else
-			tap_check "$name: the client refused our offer" \
-				[ "$(smc_counters smcr_links refused)" -gt "$refused0" ]
-		fi
+		smc_check_refused "$name" "$rej0" "$refused0"
 		;;
 	nolink|dropped|moved|ended)
 		tap_check "$name: a second link" smc_two_links 20

@@ -670,6 +670,20 @@ smc_link_lost_since() {
 	smc_links_above lost "$1" "$2"
 }
 
+# smc_check_refused NAME REJ0 REFUSED0: one result - on guest 0 (the
+# client) its rejects of the server's ADD_LINK (smcr_llc add_link_rej)
+# exceed REJ0, on guest 1 (the server) the offers refused (smcr_links
+# refused) exceed REFUSED0
+smc_check_refused() {
+	if [ "$GUEST" = 0 ]; then
+		tap_check "$1: the client rejected the offer" \
+			[ "$(smc_llc add_link_rej)" -gt "$2" ]
+	else
+		tap_check "$1: the server's offer was refused" \
+			[ "$(smc_counters smcr_links refused)" -gt "$3" ]
+	fi
+}
+
 # smc_check_asked NAME ASKED0 PEER0: one result - on guest 0 (the client)
 # its asks for a link (stats smcr_links asked) exceed ASKED0, on guest 1
 # (the server) the asks it heard (peer_asked) exceed PEER0
