@@ -104,7 +104,7 @@ wc_errors_since() {
 	[ "$(smc_counters smcr_links wc_errors)" -gt "$1" ] &&
 		[ "$(wc_logged)" -gt "$2" ]
 }
-wc_logged() { dmesg | grep -cE "smc: link [0-9]+ of group [0-9]+ on .* failed: "; }
+wc_logged() { dmesg | grep -cE "$(smc_link_log ".*").* failed: "; }
 rae_logged() { dmesg | grep -c "rdma write failed: remote access error"; }
 # has_group: we have a link group
 has_group() { [ "$(smc_obj_live lgr)" -ge 1 ]; }

@@ -500,6 +500,11 @@ smc_intree_defect() {
 		END { exit !f }'
 }
 
+# smc_link_log DEV/PORT: the start of the module's kernel log lines about
+# one link (asmc_link_pr() in lgr.h), "smc: link L of group G on DEV/PORT: ",
+# as an ERE; DEV/PORT may be an ERE itself
+smc_link_log() { echo "smc: link [0-9]+ of group [0-9]+ on $1: "; }
+
 # smc_klog_since MARK ERE: seconds (0.1) from the last kernel log line
 # containing MARK (a test writes it to /dev/kmsg) to the first one after
 # it matching ERE, by the kernel's timestamps: what the kernel did when,

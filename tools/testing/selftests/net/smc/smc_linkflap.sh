@@ -97,7 +97,7 @@ else
 		      [ "$(smc_obj_live link)" = 1 ] ||
 		      { cat "$SMC_DBG/lgrs" "$SMC_DBG/objects"; false; }'
 	dt=$(smc_klog_since "smc_linkflap: eth0 down" \
-		"smc: link [0-9]+ of group [0-9]+ on rxe0/1: down, no link left")
+		"$(smc_link_log rxe0/1)down, no link left")
 	echo "group ended ${dt:-?} s after eth0 down (kernel log)" | tap_diag
 	ip link set eth0 up
 	outcome "client" $cpid

@@ -128,7 +128,7 @@ else
 	# CPU while the transfers' softirq threads run; the loss, once eth0
 	# is down, may then be logged before the second mark)
 	dt=$(smc_klog_since "smc_redundancy: eth0 down" \
-		"smc: link [0-9]+ of group [0-9]+ on rxe0/1: down, ")
+		"$(smc_link_log rxe0/1)down, ")
 	dip=$(smc_klog_since "smc_redundancy: eth0 down" \
 		"smc_redundancy: eth0 is down")
 	[ $ok = 0 ] && [ -n "$dt" ] && [ -n "$dip" ] &&
