@@ -10,9 +10,14 @@
 #   intree  smc_bench -f smc with Linux's smc.ko (6.1 + the two rxe fixes,
 #           or another series' own module: build-intree-smc.sh) instead
 # Socket workloads per phase: stream.bBUF (1 stream, SO_SNDBUF/SO_RCVBUF
-# BUF), stream.pN (N streams, default buffers), rr.sSIZE (request/response
-# latency), crr.cN (connect + 1 B request/response + close, N clients),
-# idle.kK (memory of K idle connections, measured first). Both guests walk the same plan
+# BUF), stream.pN (N streams, default buffers; stream.p1 is the single
+# stream of each module's defaults), rr.sSIZE (request/response latency),
+# crr.cN (connect + 1 B request/response + close, N clients), idle.kK
+# (memory of K idle connections with default buffers, measured first) and
+# idle.kK.bBUF (the same with SO_SNDBUF/SO_RCVBUF BUF, after the modules
+# were loaded anew, so that no buffer of the first is pooled for reuse).
+# BENCH_OURS_SYSCTL="rmem=262144 ..." sets net.smc sysctls after our
+# module is loaded (only ours: tries other defaults). Both guests walk the same plan
 # and meet at two barriers per test (ready, done), between which each
 # reads /proc/stat (CPU), rxe0's packet counters and, for ours, the
 # fallback counters. Results, one JSON object a line: guest 0 in
@@ -65,10 +70,11 @@ if [ "${BENCH_QUICK:-0}" != 0 ]; then
 	QUICK=1
 	T=${BENCH_SECS:-2}
 	BUFS="65536 1048576"
-	PARS="4"
+	PARS="1 4"
 	SIZES="1 65536"
 	CRRS="1 16"
 	IDLE_K=20
+	IDLE_BUF=65536
 	LAT_ITERS=200
 	RAW_BW_SIZES="65536"
 	ROUNDS=${BENCH_ROUNDS:-1}
@@ -76,10 +82,11 @@ else
 	QUICK=0
 	T=${BENCH_SECS:-10}
 	BUFS="65536 131072 524288 1048576"
-	PARS="4 16"
+	PARS="1 4 16"
 	SIZES="1 64 4096 65536"
 	CRRS="1 16"
 	IDLE_K=100
+	IDLE_BUF=65536
 	LAT_ITERS=1000
 	RAW_BW_SIZES="65536 1048576"
 	ROUNDS=${BENCH_ROUNDS:-3}
@@ -90,7 +97,7 @@ ROUND=1
 echo "TAP version 13"
 echo "# bench guest $guest, mode $mode, kernel $(uname -r), quick=$QUICK, T=$T s, $ROUNDS rounds"
 [ "$mode" = pair ] || { echo "usage: $0 pair N" >&2; exit 2; }
-# ports per round: sockets BASE + (ROUND - 1) * 20 (a phase has at most 13
+# ports per round: sockets BASE + (ROUND - 1) * 20 (a phase has at most 16
 # tests), raw 18600 + (ROUND - 1) * 10 (at most 6; a second attempt 500
 # above); the socket phases' bases are 1000 apart, so 50 rounds fit
 # (run-bench.sh checks BENCH_ROUNDS)
@@ -296,6 +303,7 @@ setup_module() { # ours|intree|none
 		{ smc_unload_any && smc_load; } 2>&1 ||
 			{ echo "cannot load $SMC_KO"; return 1; }
 		$NL ueid-add "$EID" >/dev/null 2>&1 || { echo "ueid-add $EID failed"; return 1; }
+		ours_sysctl || return 1
 		;;
 	intree)
 		[ -f "$INTREE/smc.ko" ] || { echo "in-tree smc not built ($INTREE)"; return 1; }
@@ -307,6 +315,32 @@ setup_module() { # ours|intree|none
 		;;
 	esac
 	return 0
+}
+
+# BENCH_OURS_SYSCTL "name=value ...": net.smc sysctls for our module
+ours_sysctl() {
+	local kv
+	for kv in ${BENCH_OURS_SYSCTL:-}; do
+		echo "${kv#*=}" >"/proc/sys/net/smc/${kv%%=*}" 2>/dev/null ||
+			{ echo "cannot set net.smc.$kv"; return 1; }
+	done
+}
+
+# module_reload PHASE: the phase's module unloaded and loaded again on
+# both guests (a fresh module has no buffers pooled); 1 when either failed
+module_reload() {
+	local why other
+	case $1 in
+	ours) why=$(setup_module ours | tr '\n' ' ') ;;
+	intree) why=$(setup_module intree | tr '\n' ' ') ;;
+	*) why= ;;
+	esac
+	echo "${why:-ok}" >"$RES/reload.r$ROUND.$1.$guest"
+	bench_barrier "$1.reload" 300 || return 1
+	other=$(cat "$RES/reload.r$ROUND.$1.$((1 - guest))" 2>/dev/null)
+	[ -z "$why" ] && [ "$other" = ok ] && return 0
+	tap_fail "r$ROUND $1: module reload: ${why:-ok}; guest $((1 - guest)): ${other:-no status}"
+	return 1
 }
 
 # A guest's eth0 that stopped transmitting (smc_eth0_recover) would cost
@@ -531,23 +565,27 @@ mem_read() {
 			    v["KernelStack:"] + 0, v["PageTables:"] + 0 }' /proc/meminfo
 }
 
-# idle_test PHASE FAMILY PORT: memory of IDLE_K idle connections, both
-# sides. One connection opened before the baseline and held throughout
-# makes the SMC link group (QPs, ...) part of the baseline: the figure is
-# the cost of one more connection.
+# idle_test PHASE FAMILY PORT [BUF]: memory of IDLE_K idle connections,
+# both sides, with default buffers or SO_SNDBUF/SO_RCVBUF BUF. One
+# connection opened before the baseline and held throughout makes the SMC
+# link group (QPs, ...) part of the baseline: the figure is the cost of one
+# more connection.
 idle_test() {
-	local phase=$1 fam=$2 port=$3 test=idle.k$IDLE_K out spid cpid wpid n=0 line
-	local f0 a0 s0 u0 k0 p0 f1 a1 s1 u1 k1 p1 x
+	local phase=$1 fam=$2 port=$3 buf=${4:-} test=idle.k$IDLE_K out spid cpid wpid n=0 line
+	local f0 a0 s0 u0 k0 p0 f1 a1 s1 u1 k1 p1 x b=
+	[ -n "$buf" ] && { test=$test.b$buf; b="-b $buf"; }
 	out=/tmp/bench.$phase.$test.$guest
 	x="\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":0,\"round\":$ROUND"
 	if [ "$guest" = 1 ]; then
-		"$BENCH" -s -f "$fam" -p "$port" -t $((IDLE_K + 900)) >"$out" 2>&1 &
+		# shellcheck disable=SC2086 # word list
+		"$BENCH" -s -f "$fam" -p "$port" $b -t $((IDLE_K + 900)) >"$out" 2>&1 &
 		spid=$!
 		wait_line "$out" listening 30
 	fi
 	bench_barrier "$phase.$test.ready" 300
 	if [ "$guest" = 0 ]; then
-		"$BENCH" -m idle -f "$fam" -p "$port" -P 1 -t $((IDLE_K + 900)) -x "$x" \
+		# shellcheck disable=SC2086
+		"$BENCH" -m idle -f "$fam" -p "$port" -P 1 $b -t $((IDLE_K + 900)) -x "$x" \
 			"$PEER" >"$out.warm" 2>&1 &
 		wpid=$!
 		wait_line "$out.warm" '"state":"open"' 60 ||
@@ -557,7 +595,8 @@ idle_test() {
 	read -r f0 a0 s0 u0 k0 p0 <<<"$(mem_read)"
 	bench_barrier "$phase.$test.base" 300
 	if [ "$guest" = 0 ]; then
-		"$BENCH" -m idle -f "$fam" -p "$port" -P "$IDLE_K" -t $((IDLE_K + 600)) \
+		# shellcheck disable=SC2086
+		"$BENCH" -m idle -f "$fam" -p "$port" -P "$IDLE_K" $b -t $((IDLE_K + 600)) \
 			-x "$x" "$PEER" >"$out" 2>&1 &
 		cpid=$!
 		wait_line "$out" '"state":"open"' $((IDLE_K + 120)) ||
@@ -581,7 +620,7 @@ idle_test() {
 	fi
 	n=${n:-0}
 	: "${f0:=0}" "${f1:=0}"
-	emit "{\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":$guest,\"round\":$ROUND,\"mode\":\"idle\",\"family\":\"$fam\",\"conns\":$n,\"free_kib_before\":$f0,\"free_kib_after\":$f1,\"free_delta_kib\":$((f0 - f1)),\"memavail_delta_kib\":$((a0 - a1)),\"slab_delta_kib\":$((s1 - s0)),\"sunreclaim_delta_kib\":$((u1 - u0)),\"kstack_delta_kib\":$((k1 - k0)),\"pagetables_delta_kib\":$((p1 - p0))$([ "$n" -gt 0 ] && printf ',"kib_per_conn":%.2f' "$(awk -v d=$((f0 - f1)) -v n="$n" 'BEGIN { print d / n }')")}"
+	emit "{\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":$guest,\"round\":$ROUND,\"mode\":\"idle\",\"family\":\"$fam\",\"buf\":${buf:-0},\"conns\":$n,\"free_kib_before\":$f0,\"free_kib_after\":$f1,\"free_delta_kib\":$((f0 - f1)),\"memavail_delta_kib\":$((a0 - a1)),\"slab_delta_kib\":$((s1 - s0)),\"sunreclaim_delta_kib\":$((u1 - u0)),\"kstack_delta_kib\":$((k1 - k0)),\"pagetables_delta_kib\":$((p1 - p0))$([ "$n" -gt 0 ] && printf ',"kib_per_conn":%.2f' "$(awk -v d=$((f0 - f1)) -v n="$n" 'BEGIN { print d / n }')")}"
 	bench_barrier "$phase.$test.done" 300
 	if [ "$n" -gt 0 ]; then
 		tap_ok "r$ROUND $phase $test ($n connections)"
@@ -598,6 +637,12 @@ run_sockets() {
 	# only, as it takes long and hardly varies (its port stays reserved)
 	[ "$ROUND" = 1 ] && wanted "idle.k$IDLE_K" &&
 		idle_test "$phase" "$fam" "$port"
+	port=$((port + 1))
+	# then at equal buffer sizes for every phase: the modules' defaults
+	# may differ; loaded anew, as the first test's buffers are pooled
+	[ "$ROUND" = 1 ] && wanted "idle.k$IDLE_K.b$IDLE_BUF" &&
+		module_reload "$phase" &&
+		idle_test "$phase" "$fam" "$port" "$IDLE_BUF"
 	port=$((port + 1))
 	for b in $BUFS; do
 		wanted "stream.b$b" &&
@@ -631,7 +676,7 @@ if [ -z "${BENCH_KEEP_SYSCTL:-}" ]; then
 fi
 if [ "$guest" = 0 ]; then
 	: >"$OUT"
-	emit "{\"type\":\"env\",\"guest\":0,\"kernel\":\"$(uname -r)\",\"ncpu\":$(nproc),\"mem_kib\":$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo),\"cpu_model\":\"$(jstr "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")\",\"quick\":$QUICK,\"secs\":$T,\"phases\":\"$PHASES\",\"bufs\":\"$BUFS\",\"pars\":\"$PARS\",\"sizes\":\"$SIZES\",\"crr\":\"$CRRS\",\"idle_conns\":$IDLE_K,\"rmem_max\":$(cat /proc/sys/net/core/rmem_max),\"wmem_max\":$(cat /proc/sys/net/core/wmem_max),\"lat_iters\":$LAT_ITERS,\"rounds\":$ROUNDS,\"date\":\"$(date -u +%FT%TZ)\"}"
+	emit "{\"type\":\"env\",\"guest\":0,\"kernel\":\"$(uname -r)\",\"ncpu\":$(nproc),\"mem_kib\":$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo),\"cpu_model\":\"$(jstr "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")\",\"quick\":$QUICK,\"secs\":$T,\"phases\":\"$PHASES\",\"bufs\":\"$BUFS\",\"pars\":\"$PARS\",\"sizes\":\"$SIZES\",\"crr\":\"$CRRS\",\"idle_conns\":$IDLE_K,\"idle_buf\":$IDLE_BUF,\"ours_sysctl\":\"$(jstr "${BENCH_OURS_SYSCTL:-}")\",\"rmem_max\":$(cat /proc/sys/net/core/rmem_max),\"wmem_max\":$(cat /proc/sys/net/core/wmem_max),\"lat_iters\":$LAT_ITERS,\"rounds\":$ROUNDS,\"date\":\"$(date -u +%FT%TZ)\"}"
 else
 	: >"$OUT"
 fi

@@ -15,6 +15,8 @@
 #   BENCH_PHASES="raw tcp ours intree"   which phases (that order)
 #   BENCH_TESTS="rr.s64 crr.*"  only these tests (default all; raw: bw.sN,
 #                      lat.sN)
+#   BENCH_OURS_SYSCTL="rmem=262144"  net.smc sysctls set after our module
+#                      is loaded (ours only: to try other defaults)
 #   BENCH_PERF="rr.s64"  CPU profiles of these tests on both guests
 #                      (perf record -e cpu-clock -a), in SMC_VM_RESULTS/pair/perf/,
 #                      summed by module in its modules.md (perf_modules.py)
@@ -129,7 +131,7 @@ fi
 log "booting the guests ($rounds rounds, timeout $tmo s)"
 SMC_GUEST_RUNNER=$SNAP/tools/testing/bench/bench_guest.sh \
 SMC_VM_RESULTS=$results SMC_VM_TIMEOUT_PAIR=$tmo \
-SMC_VM_GUEST_ENV="BENCH_QUICK BENCH_SECS BENCH_PHASES BENCH_ROUNDS BENCH_TESTS BENCH_PERF BENCH_PERF_GRAPH BENCH_FAKE_RAW_FAIL SMC_INTREE_DIR" \
+SMC_VM_GUEST_ENV="BENCH_QUICK BENCH_SECS BENCH_PHASES BENCH_ROUNDS BENCH_TESTS BENCH_OURS_SYSCTL BENCH_PERF BENCH_PERF_GRAPH BENCH_FAKE_RAW_FAIL SMC_INTREE_DIR" \
 	"$SNAP/tools/testing/vm/run-suite.sh" --only pair 2>&1 | tee "$results/suite.log"
 suite_rc=${PIPESTATUS[0]}
 [ "$suite_rc" = 0 ] || log "guest harness reported failures (exit $suite_rc): see $results/suite.log"
