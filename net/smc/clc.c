@@ -215,23 +215,24 @@ static int asmc_clc_take_decline(const u8 *buf, const struct asmc_clc_hdr *hdr,
 
 /* Receive buffer size: half of the socket's receive buffer when the
  * application set SO_RCVBUF, as the socket API promises twice the payload
- * room, else net.smc.rmem; 16 KiB .. 512 KiB. The send buffer alike.
+ * room, else net.smc.rmem, at most ASMC_BUF_TIGHT while the module's
+ * buffers are over budget; 16 KiB .. 512 KiB. The send buffer alike.
  */
-static u32 asmc_clc_rmb_want(struct asmc_sock *smc)
+static u32 asmc_clc_buf_want(struct asmc_sock *smc, bool rx, bool *cut)
 {
-	u32 want = READ_ONCE(smc->sk.sk_rcvbuf) / 2;
+	struct asmc_sysctl *sc = &asmc_net(sock_net(&smc->sk))->sysctl;
+	u32 want;
 
-	if (!(smc->sk.sk_userlocks & SOCK_RCVBUF_LOCK))
-		want = READ_ONCE(asmc_net(sock_net(&smc->sk))->sysctl.rmem);
-	return clamp_t(u32, want, 16384, 524288);
-}
-
-static u32 asmc_clc_sndbuf_want(struct asmc_sock *smc)
-{
-	u32 want = READ_ONCE(smc->sk.sk_sndbuf) / 2;
-
-	if (!(smc->sk.sk_userlocks & SOCK_SNDBUF_LOCK))
-		want = READ_ONCE(asmc_net(sock_net(&smc->sk))->sysctl.wmem);
+	if (smc->sk.sk_userlocks & (rx ? SOCK_RCVBUF_LOCK : SOCK_SNDBUF_LOCK)) {
+		want = (rx ? READ_ONCE(smc->sk.sk_rcvbuf) :
+			     READ_ONCE(smc->sk.sk_sndbuf)) / 2;
+	} else {
+		want = rx ? READ_ONCE(sc->rmem) : READ_ONCE(sc->wmem);
+		if (want > ASMC_BUF_TIGHT && asmc_buf_tight()) {
+			want = ASMC_BUF_TIGHT;
+			*cut = true;
+		}
+	}
 	return clamp_t(u32, want, 16384, 524288);
 }
 
@@ -274,9 +275,15 @@ static int asmc_clc_bufs(struct asmc_sock *smc)
 {
 	struct asmc_conn *conn = &smc->conn;
 	struct net *net = sock_net(&smc->sk);
-	u32 want_rx = asmc_clc_rmb_want(smc);
-	u32 want_tx = asmc_clc_sndbuf_want(smc);
-	bool reused;
+	bool reused, cut = false;
+	u32 want_rx = asmc_clc_buf_want(smc, true, &cut);
+	u32 want_tx = asmc_clc_buf_want(smc, false, &cut);
+
+	if (cut) {
+		asmc_buf_tight_count();
+		pr_debug("conn %p: buffers over budget, %u/%u bytes\n", conn,
+			 want_rx, want_tx);
+	}
 
 	conn->rmb = asmc_buf_get(conn->lgr, true, want_rx, &reused);
 	if (conn->rmb)

@@ -74,6 +74,14 @@ static int stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
 
+/* bytes the module's buffers pin, their budget, connections cut to it */
+static int bufs_show(struct seq_file *m, void *v)
+{
+	asmc_buf_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(bufs);
+
 /* Any write frees idle link groups now instead of after 600 s (tests). */
 static ssize_t flush_idle_write(struct file *file, const char __user *buf,
 				size_t len, loff_t *ppos)
@@ -367,6 +375,10 @@ int asmc_debugfs_init(void)
 			    &lgrs_fops);
 	debugfs_create_file("flush_idle", 0200, asmc_debugfs_dir, NULL,
 			    &flush_idle_fops);
+	debugfs_create_file("bufs", 0444, asmc_debugfs_dir, NULL, &bufs_fops);
+	/* the buffers' budget in KiB (tests); 0: 1/16 of the RAM */
+	debugfs_create_u32("buf_limit_kib", 0600, asmc_debugfs_dir,
+			   &asmc_buf_limit_kib);
 	debugfs_create_file("clc_inject", 0600, asmc_debugfs_dir,
 			    &asmc_clc_inj, &inject_fops);
 	debugfs_create_file("wr_inject", 0600, asmc_debugfs_dir,

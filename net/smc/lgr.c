@@ -79,6 +79,45 @@ static int asmc_buf_size_idx(u32 size)
 	return idx;
 }
 
+/* Every RMB and send buffer of the module pins its pages (and maps them
+ * for a device) as long as it lives, pooled or not. Past the budget,
+ * 1/16 of the RAM as with TCP's memory pressure, or debugfs
+ * smc/buf_limit_kib when set, new connections that did not ask for a
+ * size get ASMC_BUF_TIGHT bytes instead of net.smc.rmem/wmem: a host of
+ * many connections stays bounded while a few get large buffers.
+ */
+static atomic_long_t asmc_buf_bytes = ATOMIC_LONG_INIT(0);
+static atomic64_t asmc_buf_tight_conns = ATOMIC64_INIT(0);
+u32 asmc_buf_limit_kib;
+
+static unsigned long asmc_buf_limit(void)
+{
+	u32 kib = READ_ONCE(asmc_buf_limit_kib);
+
+	if (kib)
+		return (unsigned long)kib << 10;
+	return (totalram_pages() << PAGE_SHIFT) / 16;
+}
+
+bool asmc_buf_tight(void)
+{
+	return atomic_long_read(&asmc_buf_bytes) > asmc_buf_limit();
+}
+
+/* a connection's buffer size was cut to ASMC_BUF_TIGHT */
+void asmc_buf_tight_count(void)
+{
+	atomic64_inc(&asmc_buf_tight_conns);
+}
+
+void asmc_buf_show(struct seq_file *m)
+{
+	seq_printf(m, "bytes %ld limit %lu tight %s cut %lld\n",
+		   atomic_long_read(&asmc_buf_bytes), asmc_buf_limit(),
+		   asmc_buf_tight() ? "yes" : "no",
+		   atomic64_read(&asmc_buf_tight_conns));
+}
+
 /* The size of the buffer asmc_buf_get() looks for first, given @want. */
 u32 asmc_buf_round(u32 want)
 {
@@ -143,8 +182,10 @@ static void asmc_buf_free(struct asmc_lgr *lgr, struct asmc_buf *buf)
 	for (i = 0; i < ASMC_LINKS_MAX; i++)
 		asmc_buf_unmap_slot(buf, i);
 	list_del(&buf->lgr_node);
-	if (buf->cpu)
+	if (buf->cpu) {
 		free_pages((unsigned long)buf->cpu, get_order(buf->size));
+		atomic_long_sub(buf->size, &asmc_buf_bytes);
+	}
 	asmc_obj_destroyed(ASMC_OBJ_BUF, buf);
 	kfree(buf);
 }
@@ -176,6 +217,7 @@ static struct asmc_buf *asmc_buf_alloc(struct asmc_lgr *lgr, bool rmb,
 					__GFP_NORETRY, get_order(buf->size)));
 	if (!buf->cpu)
 		goto err;
+	atomic_long_add(buf->size, &asmc_buf_bytes);
 	for (i = 0; i < ASMC_LINKS_MAX; i++) {
 		if (asmc_lgr_link_live(lgr->links[i]) &&
 		    asmc_buf_map_link(buf, lgr->links[i]))

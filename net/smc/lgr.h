@@ -45,6 +45,11 @@
 /* rkeys of our RMBs a peer keeps per link group (one per connection) */
 #define ASMC_PEER_RKEYS_MAX	ASMC_CONNS_PER_LGR
 #define ASMC_BUF_SIZES		6	/* 16 KiB .. 512 KiB */
+/* what a connection without SO_RCVBUF/SO_SNDBUF gets instead of
+ * net.smc.rmem/wmem while the module's buffers are over their budget
+ * (asmc_buf_tight())
+ */
+#define ASMC_BUF_TIGHT		(64 * 1024)
 /* this many RMBs quarantined in a group: it ends, which frees them */
 #define ASMC_QUARANTINE_MAX	16
 #define ASMC_LGR_IDLE_SERVER	(600 * HZ)
@@ -463,6 +468,10 @@ void asmc_lgr_del_conn(struct asmc_sock *smc);
 void asmc_lgr_leave(struct asmc_sock *smc);
 struct asmc_sock *asmc_lgr_find_conn(struct asmc_lgr *lgr, u32 token);
 u32 asmc_buf_round(u32 want);
+extern u32 asmc_buf_limit_kib;
+bool asmc_buf_tight(void);
+void asmc_buf_tight_count(void);
+void asmc_buf_show(struct seq_file *m);
 struct asmc_buf *asmc_buf_get(struct asmc_lgr *lgr, bool rmb, u32 want,
 			      bool *reused);
 void asmc_buf_put(struct asmc_lgr *lgr, struct asmc_buf *buf);

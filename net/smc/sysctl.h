@@ -9,8 +9,14 @@ struct ctl_table_header;
 struct net;
 
 #define ASMC_SYSCTL_BUF_MIN	16384		/* smallest SMC-R buffer */
-#define ASMC_SYSCTL_WMEM	(64 * 1024)
-#define ASMC_SYSCTL_RMEM	(64 * 1024)
+/* 512 KiB, the largest SMC-R buffer: one stream needs that much in
+ * flight (measured in Documentation/bench/targets.md); an idle connection
+ * holds the RMB but not the send buffer (it grows on the first large
+ * write), and past the buffers' budget new connections get 64 KiB
+ * (ASMC_BUF_TIGHT, lgr.h)
+ */
+#define ASMC_SYSCTL_WMEM	(512 * 1024)
+#define ASMC_SYSCTL_RMEM	(512 * 1024)
 #define ASMC_SYSCTL_LINKS	2		/* we build one link only */
 
 /* Each value is written by proc handlers and read with READ_ONCE where it

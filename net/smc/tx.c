@@ -42,11 +42,20 @@ static void asmc_tx_grow(struct asmc_sock *smc)
 {
 	struct asmc_conn *conn = &smc->conn;
 	struct net *net = sock_net(&smc->sk);
+	u32 want = READ_ONCE(conn->sndbuf_want);
 	struct asmc_buf *buf, *old;
 	bool reused;
 
 	sock_owned_by_me(&smc->sk);
-	buf = asmc_buf_get(conn->lgr, false, conn->sndbuf_want, &reused);
+	/* the default size, while the module's buffers are over budget:
+	 * no more than a connection set up now would get
+	 */
+	if (!(smc->sk.sk_userlocks & SOCK_SNDBUF_LOCK) &&
+	    want > ASMC_BUF_TIGHT && asmc_buf_tight()) {
+		want = ASMC_BUF_TIGHT;
+		asmc_buf_tight_count();
+	}
+	buf = asmc_buf_get(conn->lgr, false, want, &reused);
 	if (buf)
 		asmc_stats_rmb(net, true, reused ? ASMC_STAT_RMB_REUSE :
 						   ASMC_STAT_RMB_ALLOC);

@@ -27,7 +27,7 @@ TMP=
 
 DEFAULTS="autocorking_size=65536
 limit_smc_hs=0
-rmem=65536
+rmem=524288
 smcr_buf_type=0
 smcr_max_conns_per_lgr=255
 smcr_max_links_per_lgr=2
@@ -36,13 +36,14 @@ smcr_max_send_wr=16
 smcr_testlink_time=30
 smcr_v1=1
 smcr_v2=1
-wmem=65536"
+wmem=524288"
 
 restore_defaults() {
 	local kv
 	for kv in $DEFAULTS; do
 		echo "${kv#*=}" > "$D/${kv%%=*}" 2>/dev/null
 	done
+	echo 0 2>/dev/null > "$SMC_DBG/buf_limit_kib"
 }
 
 cleanup() {
@@ -185,13 +186,13 @@ try:
     os.open("/proc/sys/net/smc/wmem", os.O_WRONLY); print("ok")
 except OSError as e:
     print(errno.errorcode[e.errno])' 2>&1)
-[ "$r" = EACCES ] && [ "$(cat $D/wmem)" = 65536 ]
+[ "$r" = EACCES ] && [ "$(cat $D/wmem)" = 524288 ]
 check "nobody cannot write init_net's values (EACCES)" $? "$r"
 if $NOBODY unshare -Urn true 2>/dev/null; then
 	out=$($NOBODY unshare -Urn sh -c "echo 32768 > $D/wmem &&
 		echo 1 > $D/limit_smc_hs && cat $D/wmem $D/limit_smc_hs" 2>&1)
 	[ "$out" = "32768
-1" ] && [ "$(cat $D/wmem)" = 65536 ] && [ "$(cat $D/limit_smc_hs)" = 0 ]
+1" ] && [ "$(cat $D/wmem)" = 524288 ] && [ "$(cat $D/limit_smc_hs)" = 0 ]
 	check "nobody's own user+net namespace: root there writes its values" \
 		$? "$out"
 else
@@ -207,7 +208,7 @@ if ip netns add "$NS"; then
 	ip netns exec "$NS" sh -c "echo 131072 > $D/rmem; echo 7 > $D/smcr_testlink_time"
 	expect_out "netns: its own values change" "131072 7" \
 		ip netns exec "$NS" sh -c "echo \$(cat $D/rmem $D/smcr_testlink_time)"
-	expect_out "netns: init_net keeps its own" "32768 65536 30 20 1" \
+	expect_out "netns: init_net keeps its own" "32768 524288 30 20 1" \
 		sh -c "echo \$(cat $D/wmem $D/rmem $D/smcr_testlink_time $D/smcr_max_conns_per_lgr $D/limit_smc_hs)"
 	r=$(ip netns exec "$NS" python3 -S -c '
 import errno, os
@@ -318,9 +319,64 @@ while n > 0:
 print(open("/sys/kernel/debug/smc/sockets").read(), flush=True)
 PY
 	grep -q ' role client mode SMCR .* sndbuf 262144 rmb 16384$' "$TMP/opt" &&
-	grep -q ' role server mode SMCR .* sndbuf 65536 rmb 65536$' "$TMP/opt"
+	grep -q ' role server mode SMCR .* sndbuf 524288 rmb 524288$' "$TMP/opt"
 	check "SO_SNDBUF/SO_RCVBUF win over wmem/rmem; the other end gets the defaults" \
 		$? "$(cat "$TMP/opt")"
+
+	# the buffers' budget (debugfs buf_limit_kib; 1/16 of the RAM when
+	# 0): past it, a connection that set no SO_RCVBUF/SO_SNDBUF gets
+	# 64 KiB buffers instead of rmem/wmem (512 KiB), one that did gets
+	# its size. Connection 1 is open (its buffers count) when the budget
+	# drops to 1 KiB; 2 has default buffers, 3 SO_RCVBUF 128 KiB on
+	# both ends (a 128 KiB RMB) and no SO_SNDBUF; 2 and 3 write 100 KB
+	# each way, so that each end's send buffer grows.
+	cut0=$(awk '{ print $8 }' "$SMC_DBG/bufs")
+	python3 -S - "$ADDR" "$SMC_DBG" >"$TMP/tight" 2>&1 <<'PY'
+import socket, sys
+addr, dbg = sys.argv[1], sys.argv[2]
+def smc(rcvbuf=0):	# an AF_SMC socket that python addresses as AF_INET
+    fd = socket.socket(43, socket.SOCK_STREAM, 0).detach()
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 0, fd)
+    s.settimeout(30)
+    if rcvbuf:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    return s
+def pair(lst, rcvbuf=0, n=0):
+    c = smc(rcvbuf)
+    c.connect(lst.getsockname())
+    a, _ = lst.accept()
+    for x, y in ((c, a), (a, c)):
+        x.sendall(b"x" * max(n, 1))
+        got = 0
+        while got < max(n, 1):
+            got += len(y.recv(65536))
+    return c, a
+def limit(kib):
+    with open(dbg + "/buf_limit_kib", "w") as f:
+        f.write(str(kib))
+l1 = smc(); l1.bind((addr, 0)); l1.listen(4)
+one = pair(l1)
+limit(1)
+two = pair(l1, n=100000)
+l3 = smc(131072); l3.bind((addr, 0)); l3.listen(4)
+three = pair(l3, 131072, 100000)
+print(open(dbg + "/bufs").read(), end="")
+print(open(dbg + "/sockets").read(), flush=True)
+limit(0)
+print(open(dbg + "/bufs").read(), end="")
+PY
+	socks=$(grep ' mode SMCR ' "$TMP/tight")
+	[ "$(grep -c ' sndbuf 16384 rmb 524288$' <<<"$socks")" = 2 ] &&
+		[ "$(grep -c ' sndbuf 65536 rmb 65536$' <<<"$socks")" = 2 ] &&
+		[ "$(grep -c ' sndbuf 65536 rmb 131072$' <<<"$socks")" = 2 ]
+	check "over the buffers' budget: default buffers 64 KiB, SO_RCVBUF kept, open connections untouched" \
+		$? "$(cat "$TMP/tight")"
+	cut1=$(awk '{ print $8 }' "$SMC_DBG/bufs")
+	t=$(awk '$1 == "bytes" { print $6 }' "$TMP/tight" | xargs)
+	# ends of 2 at setup, of 3 at growing the send buffer: 4 at least
+	[ "$t" = "yes no" ] && [ $((cut1 - cut0)) -ge 4 ]
+	check "debugfs bufs: tight while over budget, not after; $((cut1 - cut0)) cut" \
+		$? "$(grep '^bytes' "$TMP/tight")"
 
 	# connections per link group: the 17th opens a second group
 	no_lgrs
