@@ -61,6 +61,11 @@
  */
 #define ASMC_LLC_RKEY_WAIT	(5 * HZ)
 #define ASMC_LLC_WAIT_FIRST	(4 * HZ)	/* client: first CONFIRM_LINK */
+/* server: the answer to it, which the client sends after moving its QP to
+ * RTS and registering its RMB (a registration it gives 5 s); Linux's 2 s
+ * of other LLC answers were too short for its client on PREEMPT_RT
+ */
+#define ASMC_LLC_WAIT_FIRST_ANSWER	(5 * HZ)
 /* ADD_LINK: the client sets up a QP and maps every RMB before it answers */
 #define ASMC_LLC_WAIT_ADD	(5 * HZ)
 #define ASMC_REG_MR_WAIT	(5 * HZ)

@@ -237,7 +237,8 @@ int asmc_llc_server_confirm_link(struct asmc_link *lnk)
 	int rc;
 
 	asmc_llc_fill_confirm(lnk, &req, false);
-	rc = asmc_llc_exchange(lnk, &req, &resp);
+	rc = __asmc_llc_exchange(lnk, &req, &resp, ASMC_LLC_WAIT_FIRST_ANSWER,
+				 NULL);
 	if (rc == -ETIMEDOUT)
 		return ASMC_DECL_TIMEOUT_CL;
 	if (rc)
