@@ -213,26 +213,28 @@ static int asmc_clc_take_decline(const u8 *buf, const struct asmc_clc_hdr *hdr,
 
 /* ---- SMC-R ------------------------------------------------------------- */
 
+/* the application set SO_RCVBUF (@rx) or SO_SNDBUF */
+static bool asmc_clc_buf_set(struct asmc_sock *smc, bool rx)
+{
+	return smc->sk.sk_userlocks & (rx ? SOCK_RCVBUF_LOCK : SOCK_SNDBUF_LOCK);
+}
+
 /* Receive buffer size: half of the socket's receive buffer when the
  * application set SO_RCVBUF, as the socket API promises twice the payload
- * room, else net.smc.rmem, at most ASMC_BUF_TIGHT while the module's
- * buffers are over budget; 16 KiB .. 512 KiB. The send buffer alike.
+ * room, else net.smc.rmem (which asmc_buf_cap() may cut while the
+ * module's buffers are over budget); 16 KiB .. 512 KiB. The send buffer
+ * alike.
  */
-static u32 asmc_clc_buf_want(struct asmc_sock *smc, bool rx, bool *cut)
+static u32 asmc_clc_buf_want(struct asmc_sock *smc, bool rx)
 {
 	struct asmc_sysctl *sc = &asmc_net(sock_net(&smc->sk))->sysctl;
 	u32 want;
 
-	if (smc->sk.sk_userlocks & (rx ? SOCK_RCVBUF_LOCK : SOCK_SNDBUF_LOCK)) {
+	if (asmc_clc_buf_set(smc, rx))
 		want = (rx ? READ_ONCE(smc->sk.sk_rcvbuf) :
 			     READ_ONCE(smc->sk.sk_sndbuf)) / 2;
-	} else {
+	else
 		want = rx ? READ_ONCE(sc->rmem) : READ_ONCE(sc->wmem);
-		if (want > ASMC_BUF_TIGHT && asmc_buf_tight()) {
-			want = ASMC_BUF_TIGHT;
-			*cut = true;
-		}
-	}
 	return clamp_t(u32, want, 16384, 524288);
 }
 
@@ -275,12 +277,12 @@ static int asmc_clc_bufs(struct asmc_sock *smc)
 {
 	struct asmc_conn *conn = &smc->conn;
 	struct net *net = sock_net(&smc->sk);
-	bool reused, cut = false;
-	u32 want_rx = asmc_clc_buf_want(smc, true, &cut);
-	u32 want_tx = asmc_clc_buf_want(smc, false, &cut);
+	u32 want_rx = asmc_clc_buf_want(smc, true);
+	u32 want_tx = asmc_clc_buf_want(smc, false);
+	bool reused;
 
-	if (cut) {
-		asmc_buf_tight_count();
+	if (asmc_buf_cap(asmc_clc_buf_set(smc, true) ? NULL : &want_rx,
+			 asmc_clc_buf_set(smc, false) ? NULL : &want_tx)) {
 		pr_debug("conn %p: buffers over budget, %u/%u bytes\n", conn,
 			 want_rx, want_tx);
 	}

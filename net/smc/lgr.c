@@ -99,15 +99,33 @@ static unsigned long asmc_buf_limit(void)
 	return (totalram_pages() << PAGE_SHIFT) / 16;
 }
 
-bool asmc_buf_tight(void)
+static bool asmc_buf_tight(void)
 {
 	return atomic_long_read(&asmc_buf_bytes) > asmc_buf_limit();
 }
 
-/* a connection's buffer size was cut to ASMC_BUF_TIGHT */
-void asmc_buf_tight_count(void)
+/* The budget rule for one connection: while over budget, each size given
+ * (@rx, @tx: the sizes the application did not set, NULL for one it set)
+ * is cut to ASMC_BUF_TIGHT. Returns whether one was cut; the connection
+ * counts once in debugfs smc/bufs.
+ */
+bool asmc_buf_cap(u32 *rx, u32 *tx)
 {
-	atomic64_inc(&asmc_buf_tight_conns);
+	bool cut = false;
+
+	if (!asmc_buf_tight())
+		return false;
+	if (rx && *rx > ASMC_BUF_TIGHT) {
+		*rx = ASMC_BUF_TIGHT;
+		cut = true;
+	}
+	if (tx && *tx > ASMC_BUF_TIGHT) {
+		*tx = ASMC_BUF_TIGHT;
+		cut = true;
+	}
+	if (cut)
+		atomic64_inc(&asmc_buf_tight_conns);
+	return cut;
 }
 
 void asmc_buf_show(struct seq_file *m)

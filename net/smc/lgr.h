@@ -47,7 +47,7 @@
 #define ASMC_BUF_SIZES		6	/* 16 KiB .. 512 KiB */
 /* what a connection without SO_RCVBUF/SO_SNDBUF gets instead of
  * net.smc.rmem/wmem while the module's buffers are over their budget
- * (asmc_buf_tight())
+ * (asmc_buf_cap())
  */
 #define ASMC_BUF_TIGHT		(64 * 1024)
 /* this many RMBs quarantined in a group: it ends, which frees them */
@@ -474,8 +474,7 @@ void asmc_lgr_leave(struct asmc_sock *smc);
 struct asmc_sock *asmc_lgr_find_conn(struct asmc_lgr *lgr, u32 token);
 u32 asmc_buf_round(u32 want);
 extern u32 asmc_buf_limit_kib;
-bool asmc_buf_tight(void);
-void asmc_buf_tight_count(void);
+bool asmc_buf_cap(u32 *rx, u32 *tx);
 void asmc_buf_show(struct seq_file *m);
 struct asmc_buf *asmc_buf_get(struct asmc_lgr *lgr, bool rmb, u32 want,
 			      bool *reused);

@@ -50,11 +50,8 @@ static void asmc_tx_grow(struct asmc_sock *smc)
 	/* the default size, while the module's buffers are over budget:
 	 * no more than a connection set up now would get
 	 */
-	if (!(smc->sk.sk_userlocks & SOCK_SNDBUF_LOCK) &&
-	    want > ASMC_BUF_TIGHT && asmc_buf_tight()) {
-		want = ASMC_BUF_TIGHT;
-		asmc_buf_tight_count();
-	}
+	if (!(smc->sk.sk_userlocks & SOCK_SNDBUF_LOCK))
+		asmc_buf_cap(NULL, &want);
 	buf = asmc_buf_get(conn->lgr, false, want, &reused);
 	if (buf)
 		asmc_stats_rmb(net, true, reused ? ASMC_STAT_RMB_REUSE :
