@@ -279,6 +279,7 @@ static int asmc_clc_bufs(struct asmc_sock *smc)
 	struct net *net = sock_net(&smc->sk);
 	u32 want_rx = asmc_clc_buf_want(smc, true);
 	u32 want_tx = asmc_clc_buf_want(smc, false);
+	u32 most_rx = want_rx, first_tx;
 	bool reused;
 
 	if (asmc_buf_cap(asmc_clc_buf_set(smc, true) ? NULL : &want_rx,
@@ -287,15 +288,16 @@ static int asmc_clc_bufs(struct asmc_sock *smc)
 			 want_rx, want_tx);
 	}
 
-	conn->rmb = asmc_buf_get(conn->lgr, true, want_rx, &reused);
+	conn->rmb = asmc_buf_get(conn->lgr, true, want_rx, most_rx, &reused);
 	if (conn->rmb)
 		asmc_stats_rmb(net, false, reused ? ASMC_STAT_RMB_REUSE :
 						    ASMC_STAT_RMB_ALLOC);
 	/* the send buffer starts small: an idle connection, or one of small
 	 * messages, never needs more; asmc_tx_grow() takes the full size
 	 */
-	conn->sndbuf = asmc_buf_get(conn->lgr, false,
-				    min_t(u32, want_tx, ASMC_SNDBUF_FIRST), &reused);
+	first_tx = min_t(u32, want_tx, ASMC_SNDBUF_FIRST);
+	conn->sndbuf = asmc_buf_get(conn->lgr, false, first_tx, first_tx,
+				    &reused);
 	if (conn->sndbuf)
 		asmc_stats_rmb(net, true, reused ? ASMC_STAT_RMB_REUSE :
 						   ASMC_STAT_RMB_ALLOC);

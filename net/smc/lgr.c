@@ -258,31 +258,40 @@ static bool asmc_lgr_has_link(struct asmc_lgr *lgr)
 	return false;
 }
 
+/* a free buffer of size index @idx out of @pool, or NULL */
+static struct asmc_buf *asmc_buf_pooled(struct list_head *pool, int idx)
+{
+	struct asmc_buf *buf;
+
+	buf = list_first_entry_or_null(&pool[idx], struct asmc_buf, node);
+	if (buf)
+		list_del_init(&buf->node);
+	return buf;
+}
+
 /* A buffer of at least @want bytes (at most 512 KiB), reused from the
- * group's pool when one is free; smaller sizes when memory is short.
+ * group's pool when one is free; smaller sizes when memory is short. Up to
+ * @most bytes when the pool has one free (a size asmc_buf_cap() cut: the
+ * memory of a pooled buffer is spent already, a new one adds to it).
  */
 struct asmc_buf *asmc_buf_get(struct asmc_lgr *lgr, bool rmb, u32 want,
-			      bool *reused)
+			      u32 most, bool *reused)
 {
 	struct list_head *pool = rmb ? lgr->free_rmbs : lgr->free_sndbufs;
+	int idx, low = asmc_buf_size_idx(want);
 	struct asmc_buf *buf = NULL;
-	int idx;
 
-	*reused = false;
+	*reused = true;
 	mutex_lock(&lgr->mutex);
-	for (idx = asmc_buf_size_idx(want); idx >= 0; idx--) {
-		buf = list_first_entry_or_null(&pool[idx], struct asmc_buf,
-					       node);
-		if (buf) {
-			list_del_init(&buf->node);
-			*reused = true;
-			break;
-		}
-		if (!asmc_lgr_has_link(lgr) || lgr->terminating)
+	for (idx = asmc_buf_size_idx(most); idx > low && !buf; idx--)
+		buf = asmc_buf_pooled(pool, idx);
+	for (idx = low; idx >= 0 && !buf; idx--) {
+		buf = asmc_buf_pooled(pool, idx);
+		if (buf || !asmc_lgr_has_link(lgr) || lgr->terminating)
 			break;
 		buf = asmc_buf_alloc(lgr, rmb, idx);
 		if (buf)
-			break;
+			*reused = false;
 	}
 	mutex_unlock(&lgr->mutex);
 	return buf;

@@ -477,7 +477,7 @@ extern u32 asmc_buf_limit_kib;
 bool asmc_buf_cap(u32 *rx, u32 *tx);
 void asmc_buf_show(struct seq_file *m);
 struct asmc_buf *asmc_buf_get(struct asmc_lgr *lgr, bool rmb, u32 want,
-			      bool *reused);
+			      u32 most, bool *reused);
 void asmc_buf_put(struct asmc_lgr *lgr, struct asmc_buf *buf);
 void asmc_buf_quarantine(struct asmc_lgr *lgr, struct asmc_buf *buf);
 int asmc_buf_register(struct asmc_buf *buf, struct asmc_link *lnk);

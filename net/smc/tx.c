@@ -42,7 +42,7 @@ static void asmc_tx_grow(struct asmc_sock *smc)
 {
 	struct asmc_conn *conn = &smc->conn;
 	struct net *net = sock_net(&smc->sk);
-	u32 want = READ_ONCE(conn->sndbuf_want);
+	u32 want = READ_ONCE(conn->sndbuf_want), most = want;
 	struct asmc_buf *buf, *old;
 	bool reused;
 
@@ -52,7 +52,7 @@ static void asmc_tx_grow(struct asmc_sock *smc)
 	 */
 	if (!(smc->sk.sk_userlocks & SOCK_SNDBUF_LOCK))
 		asmc_buf_cap(NULL, &want);
-	buf = asmc_buf_get(conn->lgr, false, want, &reused);
+	buf = asmc_buf_get(conn->lgr, false, want, most, &reused);
 	if (buf)
 		asmc_stats_rmb(net, true, reused ? ASMC_STAT_RMB_REUSE :
 						   ASMC_STAT_RMB_ALLOC);

@@ -329,10 +329,15 @@ PY
 	# its size. Connection 1 is open (its buffers count) when the budget
 	# drops to 1 KiB; 2 has default buffers, 3 SO_RCVBUF 128 KiB on
 	# both ends (a 128 KiB RMB) and no SO_SNDBUF; 2 and 3 write 100 KB
-	# each way, so that each end's send buffer grows.
+	# each way, so that each end's send buffer grows. Then 1 closes,
+	# which pools its 512 KiB RMBs, and 4, default, takes them (a pooled
+	# buffer costs nothing more) while 5 after it gets 64 KiB again.
+	# The groups of the tests before go first: their pooled buffers.
+	no_lgrs
+	check "no link group left before the budget test" $?
 	cut0=$(awk '{ print $8 }' "$SMC_DBG/bufs")
 	python3 -S - "$ADDR" "$SMC_DBG" >"$TMP/tight" 2>&1 <<'PY'
-import socket, sys
+import socket, sys, time
 addr, dbg = sys.argv[1], sys.argv[2]
 def smc(rcvbuf=0):	# an AF_SMC socket that python addresses as AF_INET
     fd = socket.socket(43, socket.SOCK_STREAM, 0).detach()
@@ -362,19 +367,36 @@ l3 = smc(131072); l3.bind((addr, 0)); l3.listen(4)
 three = pair(l3, 131072, 100000)
 print(open(dbg + "/bufs").read(), end="")
 print(open(dbg + "/sockets").read(), flush=True)
+n = open(dbg + "/sockets").read().count(" mode SMCR ")
+for s in one:
+    s.close()
+for i in range(300):	# both ends freed: their buffers pooled
+    if open(dbg + "/sockets").read().count(" mode SMCR ") <= n - 2:
+        break
+    time.sleep(0.1)
+four = pair(l1)
+five = pair(l1)
+print("after 1 closed:")
+print(open(dbg + "/sockets").read(), flush=True)
 limit(0)
 print(open(dbg + "/bufs").read(), end="")
 PY
-	socks=$(grep ' mode SMCR ' "$TMP/tight")
+	socks=$(sed '/^after 1 closed:/,$d' "$TMP/tight" | grep ' mode SMCR ')
 	[ "$(grep -c ' sndbuf 16384 rmb 524288$' <<<"$socks")" = 2 ] &&
 		[ "$(grep -c ' sndbuf 65536 rmb 65536$' <<<"$socks")" = 2 ] &&
 		[ "$(grep -c ' sndbuf 65536 rmb 131072$' <<<"$socks")" = 2 ]
 	check "over the buffers' budget: default buffers 64 KiB, SO_RCVBUF kept, open connections untouched" \
 		$? "$(cat "$TMP/tight")"
+	socks=$(sed '1,/^after 1 closed:/d' "$TMP/tight" | grep ' mode SMCR ')
+	[ "$(grep -c ' sndbuf 16384 rmb 524288$' <<<"$socks")" = 2 ] &&
+		[ "$(grep -c ' sndbuf 16384 rmb 65536$' <<<"$socks")" = 2 ]
+	check "over budget: a pooled 512 KiB RMB is taken before a new 64 KiB one" \
+		$? "$(cat "$TMP/tight")"
 	cut1=$(awk '{ print $8 }' "$SMC_DBG/bufs")
 	t=$(awk '$1 == "bytes" { print $6 }' "$TMP/tight" | xargs)
-	# ends of 2 at setup, of 3 at growing the send buffer: 4 at least
-	[ "$t" = "yes no" ] && [ $((cut1 - cut0)) -ge 4 ]
+	# ends of 2, 4 and 5 at setup, of 3 at growing the send buffer: 8 at
+	# least
+	[ "$t" = "yes no" ] && [ $((cut1 - cut0)) -ge 8 ]
 	check "debugfs bufs: tight while over budget, not after; $((cut1 - cut0)) cut" \
 		$? "$(grep '^bytes' "$TMP/tight")"
 
