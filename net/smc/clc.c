@@ -211,6 +211,26 @@ static int asmc_clc_take_decline(const u8 *buf, const struct asmc_clc_hdr *hdr,
 	return 0;
 }
 
+/* The first link's CONFIRM_LINK exchange timed out (@reason): the peer may
+ * have given up first and sent its own Decline, after which it reads the
+ * stream as the application's. Looked for ASMC_CLC_WAIT_SHORT: taken, the
+ * result is ASMC_CLC_DECLINE and no Decline of ours may follow; none
+ * came, @reason; a broken stream, a negative error.
+ */
+static int asmc_clc_declined_late(struct asmc_sock *smc, u8 *buf,
+				  struct asmc_clc_hdr *hdr,
+				  struct asmc_hs_result *res, int reason)
+{
+	int rc = __asmc_clc_recv(smc, buf, ASMC_CLC_DECLINE, hdr,
+				 ASMC_CLC_WAIT_SHORT);
+
+	if (rc == -ETIMEDOUT)
+		return reason;
+	if (rc == ASMC_CLC_DECLINE)
+		rc = asmc_clc_take_decline(buf, hdr, res) ?: ASMC_CLC_DECLINE;
+	return rc == ASMC_CLC_DECLINE || rc < 0 ? rc : -EPROTO;
+}
+
 /* ---- SMC-R ------------------------------------------------------------- */
 
 /* the application set SO_RCVBUF (@rx) or SO_SNDBUF */
@@ -735,14 +755,14 @@ int asmc_clc_client_handshake(struct asmc_sock *smc,
 		 */
 		asmc_buf_rkey_first(ref.lgr, smc->conn.rmb);
 		rc = asmc_llc_client_confirm_link(lnk, smc->conn.rmb);
-		if (rc == ASMC_DECL_TIMEOUT_CL &&
-		    __asmc_clc_recv(smc, buf, ASMC_CLC_DECLINE, &hdr,
-				    ASMC_CLC_WAIT_SHORT) == ASMC_CLC_DECLINE) {
+		if (rc == ASMC_DECL_TIMEOUT_CL)
+			rc = asmc_clc_declined_late(smc, buf, &hdr, res, rc);
+		if (rc == ASMC_CLC_DECLINE) {
 			/* the server declined our Confirm: its Decline must
 			 * not stay in the stream the fallback hands over
 			 */
 			asmc_clc_detach(smc, &ref, false);
-			rc = asmc_clc_take_decline(buf, &hdr, res);
+			rc = 0;
 			goto out_free;
 		}
 		if (rc > 0) {
@@ -965,6 +985,15 @@ int asmc_clc_server_handshake(struct asmc_sock *smc,
 		/* our Accept gave the peer the first RMB's rkey */
 		asmc_buf_rkey_first(ref.lgr, smc->conn.rmb);
 		rc = asmc_llc_server_confirm_link(lnk);
+		if (rc == ASMC_DECL_TIMEOUT_CL)
+			rc = asmc_clc_declined_late(smc, buf, &hdr, res, rc);
+		if (rc == ASMC_CLC_DECLINE) {
+			/* the client gave up first: it is on TCP already */
+			asmc_clc_detach(smc, &ref, false);
+			asmc_ibsel_put(&sel);
+			rc = 0;
+			goto out;
+		}
 		if (rc > 0) {
 			reason = rc;
 			goto decline_detach;

@@ -73,6 +73,9 @@ enum asmc_fault_site {
 				 * ADD_LINK comes before (and is rejected
 				 * where it waits longer than 2 s)
 				 */
+	ASMC_FAULT_LOSTCL,	/* a client loses the server's CONFIRM_LINK
+				 * of a new link: both ends time out
+				 */
 	ASMC_FAULT_MAX
 };
 

@@ -881,6 +881,11 @@ void asmc_llc_rx(struct asmc_link *lnk, const u8 *buf, u32 len)
 		return;
 	}
 
+	if (!resp && (buf[0] & 0x0f) == ASMC_LLC_CONFIRM_LINK &&
+	    READ_ONCE(lnk->state) == ASMC_LNK_UNUSED &&
+	    asmc_fault(ASMC_FAULT_LOSTCL))
+		return;
+
 	spin_lock(&lnk->llc_lock);
 	w = lnk->llc_waiter;
 	if (w && !w->done && w->type == (buf[0] & 0x0f) && w->resp == resp) {

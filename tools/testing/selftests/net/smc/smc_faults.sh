@@ -172,6 +172,32 @@ xfer_result $? "late CONFIRM_LINK wait" "first contact over SMC-R" \
 	"$n injected" \
 	"client $xrc_c, server $xrc_s, $n injected, $fb fallback ends, $conns conns" 30
 
+# 3c. a client that loses the server's first CONFIRM_LINK (lostcl): it
+# gives up after 4 s and declines (0x02010000); the server, whose wait for
+# the answer ends 5 s after its request, finds that Decline and sends none
+# of its own, which the client, on TCP by then, would read as data: both
+# ends fall back and the data verifies (with Linux's smc client on
+# PREEMPT_RT, the server's late Decline stalled the connection)
+for i in $(seq 100); do
+	echo 1 >"$SMC_DBG/flush_idle"
+	[ "$(smc_obj_live lgr)" = 0 ] && break
+	sleep 0.1
+done
+i0=$(smc_fault_injected lostcl)
+cl0=$(smc_fallback_count 0x02010000 client)
+sv0=$(smc_fallback_count 0x05000000 server)
+smc_fault_on lostcl 1 1
+xfer lostcl 1 64K
+fault_off
+n=$(( $(smc_fault_injected lostcl) - i0 ))
+cl=$(( $(smc_fallback_count 0x02010000 client) - cl0 ))
+sv=$(( $(smc_fallback_count 0x05000000 server) - sv0 ))
+[ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n = 1 ] && [ $cl = 1 ] && [ $sv = 1 ]
+xfer_result $? "lost first CONFIRM_LINK" \
+	"data verified over TCP, only the client declined" \
+	"client timed out 0x02010000, server took its Decline" \
+	"client $xrc_c, server $xrc_s, $n injected, client 0x02010000 $cl, server peer-declined $sv" 30
+
 # broken_xfer "SITE..." TIMES: two parallel connections send 1G each way;
 # 2 s in, the SITEs fail (TIMES in all); both ends must return within
 # DEADLINE. Sets xrc_s/xrc_c (124: hung) and took (seconds from the fault
