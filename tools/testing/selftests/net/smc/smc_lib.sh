@@ -595,6 +595,9 @@ smc_fault_injected() {
 # SITEs (one budget of TIMES for all); "sites" 0 turns them off
 smc_fault_on() {
 	local site bit mask=0 f=$SMC_DBG/fault
+	# the module's lateact delay, for smc_fault_off to put back
+	[ -n "${SMC_LATEACT_MS:-}" ] || [ ! -e "$f/lateact_ms" ] ||
+		SMC_LATEACT_MS=$(cat "$f/lateact_ms")
 	for site in $1; do
 		bit=$(awk -v s="$site" '$1 == s { print $3 }' "$f/injected")
 		mask=$((mask | 1 << bit))
@@ -612,7 +615,7 @@ smc_fault_off() {
 	echo 0 >"$f/sites"
 	echo 1 >"$f/interval"
 	echo -1 >"$f/times"
-	[ ! -e "$f/lateact_ms" ] || echo 300 >"$f/lateact_ms"
+	[ -z "${SMC_LATEACT_MS:-}" ] || echo "$SMC_LATEACT_MS" >"$f/lateact_ms"
 }
 
 # smc_within SECS CMD...: CMD succeeds within SECS (tried every 0.1 s)
@@ -641,6 +644,12 @@ smc_links_on() {
 
 # smc_two_links SECS: within SECS our link group has two active links, on
 # rxe0 and rxe1
+# smc_nl_link_state STATE: the SMC-R link dump (netlink) has a link in
+# STATE (1 inactive, 2 activating, 3 active)
+smc_nl_link_state() {
+	python3 "$SMC_TESTDIR/smc_nl.py" link-smcr | grep -q "link.*state=$1\b"
+}
+
 smc_two_links() {
 	smc_links_on "$1" rxe0 rxe1
 }

@@ -380,8 +380,14 @@ else
 	la0=$(smc_fault_injected lateact)
 	smc_fault_on lateact 1 1
 	echo 5000 >"$SMC_DBG/fault/lateact_ms"
+	"$SMC_XFER" -q -f smc -p $((PORT + 11)) -n 1M -t 60 $PEER &
+	cpid=$!
+	# what `smc linkgroup` shows meanwhile: set up, not yet active
+	tap_check "refused: netlink shows the late link activating (state 2)" \
+		smc_within 4 smc_nl_link_state 2
+	wait $cpid
 	tap_check "refused: a connection, its first link active 5 s late, verified" \
-		"$SMC_XFER" -q -f smc -p $((PORT + 11)) -n 1M -t 60 $PEER
+		[ $? = 0 ]
 	smc_fault_off
 	tap_check "refused: lateact injected once" \
 		[ $(( $(smc_fault_injected lateact) - la0 )) = 1 ]
