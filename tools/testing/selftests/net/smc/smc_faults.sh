@@ -153,11 +153,7 @@ smc_check_released "a lost LLC request" 30
 # 3b. a client that starts waiting for its first CONFIRM_LINK late (300
 # ms): the server's came before, and is taken from where it was kept; the
 # first contact goes on over SMC-R, nothing falls back
-for i in $(seq 100); do
-	echo 1 >"$SMC_DBG/flush_idle"
-	[ "$(smc_obj_live lgr)" = 0 ] && break
-	sleep 0.1
-done
+smc_no_lgrs
 i0=$(smc_fault_injected latecl)
 fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
 c0=$(smc_obj_created conn)
@@ -178,11 +174,7 @@ xfer_result $? "late CONFIRM_LINK wait" "first contact over SMC-R" \
 # of its own, which the client, on TCP by then, would read as data: both
 # ends fall back and the data verifies (with Linux's smc client on
 # PREEMPT_RT, the server's late Decline stalled the connection)
-for i in $(seq 100); do
-	echo 1 >"$SMC_DBG/flush_idle"
-	[ "$(smc_obj_live lgr)" = 0 ] && break
-	sleep 0.1
-done
+smc_no_lgrs
 i0=$(smc_fault_injected lostcl)
 cl0=$(smc_fallback_count 0x02010000 client)
 sv0=$(smc_fallback_count 0x05000000 server)

@@ -71,18 +71,6 @@ healthy() { # NAME: a good SMC-R connection right after a case
 	} | tap_diag
 }
 
-# no link group left: the next connection is a first contact, whose
-# Accept and Confirm carry the v2 first-contact extension
-no_groups() {
-	local i
-	for i in $(seq 1 100); do
-		echo 1 > "$SMC_DBG/flush_idle"
-		[ "$(smc_obj_live lgr)" = 0 ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 tap_check "baseline SMC-R connection" test "$(xfer)" = ok
 
 # name | injection | expected | fc: reset (connect fails, handshake error
@@ -144,7 +132,7 @@ done
 }
 
 run_case() {
-	[ "$fc" = fc ] && { no_groups || echo "# $name: link groups still live"; }
+	[ "$fc" = fc ] && { smc_no_lgrs || echo "# $name: link groups still live"; }
 	hs_s=$(smc_stat hs_err_server)
 	hs_c=$(smc_stat hs_err_client)
 	rsn=${want#fallback:}
@@ -234,14 +222,14 @@ healthy "quarantine_limit"
 # the new link group keep to it; then an Accept that raises it again
 old_conns=$(sysctl -n net.smc.smcr_max_conns_per_lgr)
 sysctl -qw net.smc.smcr_max_conns_per_lgr=100
-no_groups
+smc_no_lgrs
 got=$(xfer)
 lgrs=$(python3 "$SMC_TESTDIR/smc_nl.py" lgr-smcr)
 printf '%s\n' "$lgrs" | tap_diag
 [ "$got" = ok ] &&
 [ "$(grep -c "v2_common.rel=1 .*v2.max_conns=100 .*v2.max_links=2" <<<"$lgrs")" = 2 ]
 tap_check "v2.1: smcr_max_conns_per_lgr 100 agreed by both link groups" [ $? = 0 ]
-no_groups
+smc_no_lgrs
 fb=$(smc_fallback_count 0x0303000a client)
 echo "2 140=0xff" > "$SMC_DBG/clc_inject"
 got=$(xfer)
@@ -251,7 +239,7 @@ tap_check "accept_max_conns_above_proposed: Decline 0x0303000a (client), data ov
 sysctl -qw net.smc.smcr_max_conns_per_lgr="$old_conns"
 healthy "accept_max_conns_above_proposed"
 
-no_groups
+smc_no_lgrs
 sysctl -qw net.smc.smcr_v1=2 net.smc.smcr_v2=0
 got=$(xfer)
 [ "$got" = ok ] && smc_lgrs_v1
@@ -294,7 +282,7 @@ run_wr_case() {
 	local f0 bad0 drop0 rt0 g0 rmem0 got ms n bad drop rt
 	rmem0=$(cat /proc/sys/net/smc/rmem)
 	if [ "$want" = rtok ]; then
-		no_groups || echo "# $name: link groups still live"
+		smc_no_lgrs || echo "# $name: link groups still live"
 		xfer >/dev/null
 		echo 262144 >/proc/sys/net/smc/rmem
 	fi

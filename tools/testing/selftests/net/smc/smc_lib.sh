@@ -618,6 +618,18 @@ smc_fault_off() {
 	[ -z "${SMC_LATEACT_MS:-}" ] || echo "$SMC_LATEACT_MS" >"$f/lateact_ms"
 }
 
+# smc_no_lgrs: flush idle link groups until none is left (10 s at most),
+# so that the next connection is a first contact
+smc_no_lgrs() {
+	local i
+	for i in $(seq 1 100); do
+		echo 1 >"$SMC_DBG/flush_idle"
+		[ "$(smc_obj_live lgr)" = 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # smc_within SECS CMD...: CMD succeeds within SECS (tried every 0.1 s)
 smc_within() {
 	local i t=$1
