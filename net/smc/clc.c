@@ -302,11 +302,11 @@ static int asmc_clc_bufs(struct asmc_sock *smc)
 	u32 most_rx = want_rx, first_tx;
 	bool reused;
 
-	if (asmc_buf_cap(asmc_clc_buf_set(smc, true) ? NULL : &want_rx,
-			 asmc_clc_buf_set(smc, false) ? NULL : &want_tx)) {
-		pr_debug("conn %p: buffers over budget, %u/%u bytes\n", conn,
-			 want_rx, want_tx);
-	}
+	/* the RMB is taken now; the send buffer when it grows (its cut,
+	 * if any, is asmc_tx_grow()'s)
+	 */
+	if (!asmc_clc_buf_set(smc, true) && asmc_buf_cap(&want_rx))
+		pr_debug("conn %p: over budget, RMB %u bytes\n", conn, want_rx);
 
 	conn->rmb = asmc_buf_get(conn->lgr, true, want_rx, most_rx, &reused);
 	if (conn->rmb)
@@ -323,8 +323,10 @@ static int asmc_clc_bufs(struct asmc_sock *smc)
 						   ASMC_STAT_RMB_ALLOC);
 	if (!conn->rmb || !conn->sndbuf)
 		return -ENOMEM;
-	/* memory was short: a smaller buffer than asked for */
-	if (conn->rmb->size < want_rx)
+	/* memory was short, or the budget cut it: a smaller buffer than
+	 * asked for (asmc_tx_grow() counts the send buffer alike)
+	 */
+	if (conn->rmb->size < most_rx)
 		asmc_stats_rmb(net, false, ASMC_STAT_RMB_DGRADE);
 	conn->rmbe_size = conn->rmb->size;
 	conn->sndbuf_size = conn->sndbuf->size;

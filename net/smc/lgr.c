@@ -87,7 +87,7 @@ static int asmc_buf_size_idx(u32 size)
  * many connections stays bounded while a few get large buffers.
  */
 static atomic_long_t asmc_buf_bytes = ATOMIC_LONG_INIT(0);
-static atomic64_t asmc_buf_tight_conns = ATOMIC64_INIT(0);
+static atomic64_t asmc_buf_cuts = ATOMIC64_INIT(0);
 u32 asmc_buf_limit_kib;
 
 static unsigned long asmc_buf_limit(void)
@@ -104,28 +104,17 @@ static bool asmc_buf_tight(void)
 	return atomic_long_read(&asmc_buf_bytes) > asmc_buf_limit();
 }
 
-/* The budget rule for one connection: while over budget, each size given
- * (@rx, @tx: the sizes the application did not set, NULL for one it set)
- * is cut to ASMC_BUF_TIGHT. Returns whether one was cut; the connection
- * counts once in debugfs smc/bufs.
+/* The budget rule for a buffer whose size the application did not set:
+ * while over budget, @want is cut to ASMC_BUF_TIGHT. Returns whether it
+ * was; each cut counts in debugfs smc/bufs.
  */
-bool asmc_buf_cap(u32 *rx, u32 *tx)
+bool asmc_buf_cap(u32 *want)
 {
-	bool cut = false;
-
-	if (!asmc_buf_tight())
+	if (*want <= ASMC_BUF_TIGHT || !asmc_buf_tight())
 		return false;
-	if (rx && *rx > ASMC_BUF_TIGHT) {
-		*rx = ASMC_BUF_TIGHT;
-		cut = true;
-	}
-	if (tx && *tx > ASMC_BUF_TIGHT) {
-		*tx = ASMC_BUF_TIGHT;
-		cut = true;
-	}
-	if (cut)
-		atomic64_inc(&asmc_buf_tight_conns);
-	return cut;
+	*want = ASMC_BUF_TIGHT;
+	atomic64_inc(&asmc_buf_cuts);
+	return true;
 }
 
 void asmc_buf_show(struct seq_file *m)
@@ -133,7 +122,7 @@ void asmc_buf_show(struct seq_file *m)
 	seq_printf(m, "bytes %ld limit %lu tight %s cut %lld\n",
 		   atomic_long_read(&asmc_buf_bytes), asmc_buf_limit(),
 		   asmc_buf_tight() ? "yes" : "no",
-		   atomic64_read(&asmc_buf_tight_conns));
+		   atomic64_read(&asmc_buf_cuts));
 }
 
 /* The size of the buffer asmc_buf_get() looks for first, given @want. */

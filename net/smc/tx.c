@@ -51,7 +51,7 @@ static void asmc_tx_grow(struct asmc_sock *smc)
 	 * no more than a connection set up now would get
 	 */
 	if (!(smc->sk.sk_userlocks & SOCK_SNDBUF_LOCK))
-		asmc_buf_cap(NULL, &want);
+		asmc_buf_cap(&want);
 	buf = asmc_buf_get(conn->lgr, false, want, most, &reused);
 	if (buf)
 		asmc_stats_rmb(net, true, reused ? ASMC_STAT_RMB_REUSE :

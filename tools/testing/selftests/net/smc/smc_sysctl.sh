@@ -108,6 +108,14 @@ lgr_conns() {
 	awk -v r="$1" '$4 == r { print $7 }' "$SMC_DBG/lgrs" | sort -n | xargs
 }
 
+# dgrades: the netlink statistics' RMB and send buffer downgrades
+dgrades() {
+	python3 "$SMC_TESTDIR/smc_nl.py" stats |
+		awk -F= '$1 == "smcr.rx_rmb_stats.dgrade_cnt" { r = $2 }
+			 $1 == "smcr.tx_rmb_stats.dgrade_cnt" { t = $2 }
+			 END { print r + 0, t + 0 }'
+}
+
 # no_lgrs: wait until every link group is freed. Idle ones are freed at
 # once, but only once no connection is left in any group: a flush waits
 # for all queued work, which closing connections can keep busy for long.
@@ -336,6 +344,7 @@ PY
 	no_lgrs
 	check "no link group left before the budget test" $?
 	cut0=$(awk '{ print $8 }' "$SMC_DBG/bufs")
+	dg0=$(dgrades)
 	python3 -S - "$ADDR" "$SMC_DBG" >"$TMP/tight" 2>&1 <<'PY'
 import socket, sys, time
 addr, dbg = sys.argv[1], sys.argv[2]
@@ -393,10 +402,15 @@ PY
 	check "over budget: a pooled 512 KiB RMB is taken before a new 64 KiB one" \
 		$? "$(cat "$TMP/tight")"
 	cut1=$(awk '{ print $8 }' "$SMC_DBG/bufs")
+	# each cut buffer is a downgrade in the netlink statistics: the
+	# RMBs of 2 and 5, the grown send buffers of 2 and 3, both ends each
+	dg1=$(dgrades)
+	[ "$dg1" = "$(( ${dg0% *} + 4 )) $(( ${dg0#* } + 4 ))" ]
+	check "netlink stats: the cut buffers counted as downgrades (RMBs, send buffers: $dg0 -> $dg1)" $?
 	t=$(awk '$1 == "bytes" { print $6 }' "$TMP/tight" | xargs)
-	# ends of 2, 4 and 5 at setup, of 3 at growing the send buffer: 8 at
-	# least
-	[ "$t" = "yes no" ] && [ $((cut1 - cut0)) -ge 8 ]
+	# the RMBs of 2, 4 and 5 at setup, the send buffers of 2 and 3 when
+	# they grew, both ends each: 10 cuts
+	[ "$t" = "yes no" ] && [ $((cut1 - cut0)) = 10 ]
 	check "debugfs bufs: tight while over budget, not after; $((cut1 - cut0)) cut" \
 		$? "$(grep '^bytes' "$TMP/tight")"
 
