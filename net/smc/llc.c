@@ -162,8 +162,13 @@ static int asmc_llc_send_wait(struct asmc_link *lnk, struct asmc_llc_msg *req,
 	mutex_unlock(&lnk->llc_flow);
 	if (big)
 		*big = w.big;
-	pr_debug("link %p: LLC %#x exchange: %d after %u ms\n", lnk, req->type,
-		 rc, jiffies_to_msecs(jiffies - start));
+	/* whether the peer's device took the request (a send completed
+	 * since) tells a lost request from a peer that did not answer
+	 */
+	pr_debug("link %p: LLC %#x exchange: %d after %u ms, sends %s since\n",
+		 lnk, req->type, rc, jiffies_to_msecs(jiffies - start),
+		 time_after_eq(READ_ONCE(lnk->last_ack), start) ?
+		 "completed" : "not completed");
 	return rc;
 }
 

@@ -307,6 +307,7 @@ run_phase() { # phase ours|intree [v1]
 		fi
 		conn0=$(smc_obj_created conn)
 		fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
+		dm0=$(dmesg | wc -l)
 		read -r fw0 fl0 <<<"$(smc_fin)"
 		# our links ask for a TEST_LINK answer after 2 s of silence
 		sysctl -q -w net.smc.smcr_testlink_time=2
@@ -379,8 +380,16 @@ time.sleep(86400)' </dev/null >/dev/null 2>&1 & )
 		peer_check "$phase: all $want connections used SMC-R with the kernel's smc ($n, $fb fallbacks)" \
 			[ "$n" = "$want" -a "$fb" = 0 ]
 		# why (the totals since the module was loaded for this phase)
-		[ "$fb" = 0 ] ||
-			grep "^fallback_reason " "$SMC_DBG/stats" | tap_diag
+		# and, with SMC_DYNDBG (e.g. "file clc.c +p;file llc.c +p"),
+		# the module's handshake steps with their times
+		[ "$fb" = 0 ] || {
+			grep "^fallback_reason " "$SMC_DBG/stats"
+			# the phase's first connection (its group's first
+			# contact, where the fallbacks were) and its last
+			[ -z "${SMC_DYNDBG:-}" ] ||
+				dmesg | tail -n "+$((dm0 + 1))" |
+				grep -E 'CLC|LLC|decline' | sed -n '1,30p;$p'
+		} | tap_diag
 		if [ "$ver" = v1 ]; then
 			# v1 groups have no v2 attributes in the netlink dump
 			smc_lgrs_v1

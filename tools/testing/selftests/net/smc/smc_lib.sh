@@ -654,14 +654,14 @@ smc_links_on() {
 	return 1
 }
 
-# smc_two_links SECS: within SECS our link group has two active links, on
-# rxe0 and rxe1
 # smc_nl_link_state STATE: the SMC-R link dump (netlink) has a link in
 # STATE (1 inactive, 2 activating, 3 active)
 smc_nl_link_state() {
 	python3 "$SMC_TESTDIR/smc_nl.py" link-smcr | grep -q "link.*state=$1\b"
 }
 
+# smc_two_links SECS: within SECS our link group has two active links, on
+# rxe0 and rxe1
 smc_two_links() {
 	smc_links_on "$1" rxe0 rxe1
 }
