@@ -228,7 +228,7 @@ static int asmc_clc_declined_late(struct asmc_sock *smc, u8 *buf,
 		return reason;
 	if (rc == ASMC_CLC_DECLINE)
 		rc = asmc_clc_take_decline(buf, hdr, res) ?: ASMC_CLC_DECLINE;
-	return rc == ASMC_CLC_DECLINE || rc < 0 ? rc : -EPROTO;
+	return rc;	/* ASMC_CLC_DECLINE or an error */
 }
 
 /* ---- SMC-R ------------------------------------------------------------- */
