@@ -257,6 +257,7 @@ static const char *const asmc_fault_names[ASMC_FAULT_MAX] = {
 	[ASMC_FAULT_LOSTCQE]	= "lostcqe",
 	[ASMC_FAULT_LATEACT]	= "lateact",
 	[ASMC_FAULT_LOSTCL]	= "lostcl",
+	[ASMC_FAULT_DUPCL]	= "dupcl",
 };
 
 /* The knobs are plain integers read without a lock: a test sets

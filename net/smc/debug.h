@@ -74,7 +74,10 @@ enum asmc_fault_site {
 				 * where it waits longer than 2 s)
 				 */
 	ASMC_FAULT_LOSTCL,	/* a client loses the server's CONFIRM_LINK
-				 * of a new link: both ends time out
+				 * of a new link (each one counts)
+				 */
+	ASMC_FAULT_DUPCL,	/* a server sends its first CONFIRM_LINK
+				 * again at once, as if unanswered
 				 */
 	ASMC_FAULT_MAX
 };

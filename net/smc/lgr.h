@@ -66,6 +66,14 @@
  * of other LLC answers were too short for its client on PREEMPT_RT
  */
 #define ASMC_LLC_WAIT_FIRST_ANSWER	(5 * HZ)
+/* ... and sends that request again when no answer came by then: Linux's
+ * 6.1 client drops a CONFIRM_LINK request its LLC layer handles before
+ * the client waits for it (seen on PREEMPT_RT: the request was delivered,
+ * the client timed out and fell back). The repeat comes inside the 4 s
+ * the client waits. A client that took the first drops the repeat (Linux's,
+ * if it waits for our ADD_LINK by then, ends that wait early).
+ */
+#define ASMC_LLC_WAIT_FIRST_AGAIN	(5 * HZ / 2)
 /* ADD_LINK: the client sets up a QP and maps every RMB before it answers */
 #define ASMC_LLC_WAIT_ADD	(5 * HZ)
 #define ASMC_REG_MR_WAIT	(5 * HZ)

@@ -138,11 +138,13 @@ static void asmc_llc_arm(struct asmc_link *lnk, struct asmc_llc_wait *w,
 /* Send @req and wait up to @timeo for the message the peer sends next: of
  * @type, a response or (@resp false) a request. One local flow at a time
  * per link. With @big, the whole answer is kept there (a v2 ADD_LINK with
- * rkeys @ans points into, for the caller to kfree).
+ * rkeys @ans points into, for the caller to kfree). With @again (less
+ * than @timeo), @req is sent once more if nothing came by then.
  */
 static int asmc_llc_send_wait(struct asmc_link *lnk, struct asmc_llc_msg *req,
 			      u8 type, bool resp, struct asmc_llc_msg *ans,
-			      unsigned long timeo, u8 **big)
+			      unsigned long timeo, unsigned long again,
+			      u8 **big)
 {
 	unsigned long start = jiffies;
 	struct asmc_llc_wait w;
@@ -152,6 +154,19 @@ static int asmc_llc_send_wait(struct asmc_link *lnk, struct asmc_llc_msg *req,
 	asmc_llc_arm(lnk, &w, type, resp);
 	w.want_big = big;	/* read under llc_lock once a message came */
 	rc = asmc_llc_send_big(lnk, req);
+	if (!rc && again &&
+	    (asmc_fault(ASMC_FAULT_DUPCL) ||
+	     !wait_event_timeout(lnk->llc_wq, READ_ONCE(w.done) ||
+				 READ_ONCE(lnk->state) == ASMC_LNK_DOWN,
+				 again))) {
+		/* a failed repeat leaves the first request to be answered */
+		int again_rc = asmc_llc_send_big(lnk, req);
+
+		pr_debug("link %p: LLC %#x unanswered after %u ms, sent again: %d\n",
+			 lnk, req->type, jiffies_to_msecs(jiffies - start),
+			 again_rc);
+		timeo -= min(jiffies - start, timeo - 1);
+	}
 	if (rc) {
 		spin_lock_bh(&lnk->llc_lock);
 		lnk->llc_waiter = NULL;
@@ -177,7 +192,8 @@ static int __asmc_llc_exchange(struct asmc_link *lnk, struct asmc_llc_msg *req,
 			       struct asmc_llc_msg *resp, unsigned long timeo,
 			       u8 **big)
 {
-	return asmc_llc_send_wait(lnk, req, req->type, true, resp, timeo, big);
+	return asmc_llc_send_wait(lnk, req, req->type, true, resp, timeo, 0,
+				  big);
 }
 
 static int asmc_llc_exchange(struct asmc_link *lnk, struct asmc_llc_msg *req,
@@ -242,8 +258,9 @@ int asmc_llc_server_confirm_link(struct asmc_link *lnk)
 	int rc;
 
 	asmc_llc_fill_confirm(lnk, &req, false);
-	rc = __asmc_llc_exchange(lnk, &req, &resp, ASMC_LLC_WAIT_FIRST_ANSWER,
-				 NULL);
+	rc = asmc_llc_send_wait(lnk, &req, req.type, true, &resp,
+				ASMC_LLC_WAIT_FIRST_ANSWER,
+				ASMC_LLC_WAIT_FIRST_AGAIN, NULL);
 	if (rc == -ETIMEDOUT)
 		return ASMC_DECL_TIMEOUT_CL;
 	if (rc)
@@ -331,7 +348,7 @@ int asmc_llc_add_link_cont(struct asmc_link *via, u8 link_id,
 
 	if (!server) {
 		rc = asmc_llc_send_wait(via, first, ASMC_LLC_ADD_LINK_CONT,
-					false, &in, ASMC_LLC_WAIT, NULL);
+					false, &in, ASMC_LLC_WAIT, 0, NULL);
 		if (!rc)
 			rc = asmc_llc_cont_take(&in, link_id, learn, ctx, &todo,
 						true);
@@ -350,7 +367,7 @@ int asmc_llc_add_link_cont(struct asmc_link *via, u8 link_id,
 		if (!server && !left && !todo)
 			return asmc_llc_send_big(via, &m);	/* the last */
 		rc = asmc_llc_send_wait(via, &m, ASMC_LLC_ADD_LINK_CONT,
-					server, &in, ASMC_LLC_WAIT, NULL);
+					server, &in, ASMC_LLC_WAIT, 0, NULL);
 		if (!rc)
 			rc = asmc_llc_cont_take(&in, link_id, learn, ctx, &todo,
 						initial);
@@ -369,6 +386,7 @@ int asmc_llc_add_link_cont(struct asmc_link *via, u8 link_id,
  */
 int asmc_llc_client_confirm_link(struct asmc_link *lnk, struct asmc_buf *rmb)
 {
+	unsigned long start = jiffies;
 	struct asmc_llc_msg req, resp;
 	struct asmc_llc_wait w;
 	int rc;
@@ -391,6 +409,8 @@ int asmc_llc_client_confirm_link(struct asmc_link *lnk, struct asmc_buf *rmb)
 	rc = asmc_llc_wait(lnk, &w, rmb ? ASMC_LLC_WAIT_FIRST : ASMC_LLC_WAIT_ADD,
 			   &req);
 	mutex_unlock(&lnk->llc_flow);
+	pr_debug("link %p: CONFIRM_LINK request awaited: %d after %u ms\n",
+		 lnk, rc, jiffies_to_msecs(jiffies - start));
 	if (rc == -ETIMEDOUT)
 		return ASMC_DECL_TIMEOUT_CL;
 	if (rc)

@@ -168,27 +168,63 @@ xfer_result $? "late CONFIRM_LINK wait" "first contact over SMC-R" \
 	"$n injected" \
 	"client $xrc_c, server $xrc_s, $n injected, $fb fallback ends, $conns conns" 30
 
-# 3c. a client that loses the server's first CONFIRM_LINK (lostcl): it
-# gives up after 4 s and declines (0x02010000); the server, whose wait for
-# the answer ends 5 s after its request, finds that Decline and sends none
-# of its own, which the client, on TCP by then, would read as data: both
-# ends fall back and the data verifies (with Linux's smc client on
-# PREEMPT_RT, the server's late Decline stalled the connection)
+# 3c. a client that loses the server's first CONFIRM_LINK (lostcl, once,
+# as Linux's client drops one that comes before it waits): no answer in
+# 2.5 s, the server sends it again, inside the 4 s the client waits
+smc_no_lgrs
+i0=$(smc_fault_injected lostcl)
+fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
+c0=$(smc_obj_created conn)
+smc_fault_on lostcl 1 1
+xfer lostcl 1 64K
+fault_off
+n=$(( $(smc_fault_injected lostcl) - i0 ))
+fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
+conns=$(( $(smc_obj_created conn) - c0 ))
+[ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n = 1 ] && [ $fb = 0 ] && [ $conns = 2 ]
+xfer_result $? "lost first CONFIRM_LINK" \
+	"first contact over SMC-R (the server sent it again)" \
+	"$n injected" \
+	"client $xrc_c, server $xrc_s, $n injected, $fb fallback ends, $conns conns" 30
+
+# 3d. the repeat lost too: the client gives up after 4 s and declines
+# (0x02010000); the server, whose wait for the answer ends 5 s after its
+# request, finds that Decline and sends none of its own, which the
+# client, on TCP by then, would read as data: both ends fall back and the
+# data verifies (with Linux's smc client on PREEMPT_RT, the server's late
+# Decline stalled the connection)
 smc_no_lgrs
 i0=$(smc_fault_injected lostcl)
 cl0=$(smc_fallback_count 0x02010000 client)
 sv0=$(smc_fallback_count 0x05000000 server)
-smc_fault_on lostcl 1 1
+smc_fault_on lostcl 1 2
 xfer lostcl 1 64K
 fault_off
 n=$(( $(smc_fault_injected lostcl) - i0 ))
 cl=$(( $(smc_fallback_count 0x02010000 client) - cl0 ))
 sv=$(( $(smc_fallback_count 0x05000000 server) - sv0 ))
-[ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n = 1 ] && [ $cl = 1 ] && [ $sv = 1 ]
-xfer_result $? "lost first CONFIRM_LINK" \
+[ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n = 2 ] && [ $cl = 1 ] && [ $sv = 1 ]
+xfer_result $? "first CONFIRM_LINK and its repeat lost" \
 	"data verified over TCP, only the client declined" \
 	"client timed out 0x02010000, server took its Decline" \
 	"client $xrc_c, server $xrc_s, $n injected, client 0x02010000 $cl, server peer-declined $sv" 30
+
+# 3e. the server's first CONFIRM_LINK comes twice (dupcl: the repeat at
+# once): the client answers one and ignores the other
+smc_no_lgrs
+i0=$(smc_fault_injected dupcl)
+fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
+c0=$(smc_obj_created conn)
+smc_fault_on dupcl 1 1
+xfer dupcl 1 64K
+fault_off
+n=$(( $(smc_fault_injected dupcl) - i0 ))
+fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
+conns=$(( $(smc_obj_created conn) - c0 ))
+[ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n = 1 ] && [ $fb = 0 ] && [ $conns = 2 ]
+xfer_result $? "first CONFIRM_LINK twice" "first contact over SMC-R" \
+	"$n injected" \
+	"client $xrc_c, server $xrc_s, $n injected, $fb fallback ends, $conns conns" 30
 
 # broken_xfer "SITE..." TIMES: two parallel connections send 1G each way;
 # 2 s in, the SITEs fail (TIMES in all); both ends must return within
