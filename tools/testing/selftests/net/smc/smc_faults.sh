@@ -73,6 +73,27 @@ xfer_result() {
 	smc_check_released "$2" "$6"
 }
 
+# smc_first SITE NAME CHECK: a first contact (no group left) whose SITE
+# fails once must still go over SMC-R: both ends verified, nothing falls
+# back, two connections
+smc_first() {
+	local i0 fb0 c0 n fb conns
+	smc_no_lgrs
+	i0=$(smc_fault_injected "$1")
+	fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
+	c0=$(smc_obj_created conn)
+	smc_fault_on "$1" 1 1
+	xfer "$1" 1 64K
+	fault_off
+	n=$(( $(smc_fault_injected "$1") - i0 ))
+	fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
+	conns=$(( $(smc_obj_created conn) - c0 ))
+	[ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n = 1 ] && [ $fb = 0 ] &&
+		[ $conns = 2 ]
+	xfer_result $? "$2" "$3" "$n injected" \
+		"client $xrc_c, server $xrc_s, $n injected, $fb fallback ends, $conns conns" 30
+}
+
 smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"
 [ -d "$F" ] || ksft_skip_all "this smc.ko has no fault injection knobs"
 ip -4 addr show | grep -q "inet $ADDR/" || ksft_skip_all "no interface with $ADDR"
@@ -153,39 +174,13 @@ smc_check_released "a lost LLC request" 30
 # 3b. a client that starts waiting for its first CONFIRM_LINK late (300
 # ms): the server's came before, and is taken from where it was kept; the
 # first contact goes on over SMC-R, nothing falls back
-smc_no_lgrs
-i0=$(smc_fault_injected latecl)
-fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
-c0=$(smc_obj_created conn)
-smc_fault_on latecl 1 1
-xfer latecl 1 64K
-fault_off
-n=$(( $(smc_fault_injected latecl) - i0 ))
-fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
-conns=$(( $(smc_obj_created conn) - c0 ))
-[ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n = 1 ] && [ $fb = 0 ] && [ $conns = 2 ]
-xfer_result $? "late CONFIRM_LINK wait" "first contact over SMC-R" \
-	"$n injected" \
-	"client $xrc_c, server $xrc_s, $n injected, $fb fallback ends, $conns conns" 30
+smc_first latecl "late CONFIRM_LINK wait" "first contact over SMC-R"
 
 # 3c. a client that loses the server's first CONFIRM_LINK (lostcl, once,
 # as Linux's client drops one that comes before it waits): no answer in
 # 2.5 s, the server sends it again, inside the 4 s the client waits
-smc_no_lgrs
-i0=$(smc_fault_injected lostcl)
-fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
-c0=$(smc_obj_created conn)
-smc_fault_on lostcl 1 1
-xfer lostcl 1 64K
-fault_off
-n=$(( $(smc_fault_injected lostcl) - i0 ))
-fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
-conns=$(( $(smc_obj_created conn) - c0 ))
-[ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n = 1 ] && [ $fb = 0 ] && [ $conns = 2 ]
-xfer_result $? "lost first CONFIRM_LINK" \
-	"first contact over SMC-R (the server sent it again)" \
-	"$n injected" \
-	"client $xrc_c, server $xrc_s, $n injected, $fb fallback ends, $conns conns" 30
+smc_first lostcl "lost first CONFIRM_LINK" \
+	"first contact over SMC-R (the server sent it again)"
 
 # 3d. the repeat lost too: the client gives up after 4 s and declines
 # (0x02010000); the server, whose wait for the answer ends 5 s after its
@@ -211,20 +206,7 @@ xfer_result $? "first CONFIRM_LINK and its repeat lost" \
 
 # 3e. the server's first CONFIRM_LINK comes twice (dupcl: the repeat at
 # once): the client answers one and ignores the other
-smc_no_lgrs
-i0=$(smc_fault_injected dupcl)
-fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
-c0=$(smc_obj_created conn)
-smc_fault_on dupcl 1 1
-xfer dupcl 1 64K
-fault_off
-n=$(( $(smc_fault_injected dupcl) - i0 ))
-fb=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) - fb0 ))
-conns=$(( $(smc_obj_created conn) - c0 ))
-[ $xrc_c = 0 ] && [ $xrc_s = 0 ] && [ $n = 1 ] && [ $fb = 0 ] && [ $conns = 2 ]
-xfer_result $? "first CONFIRM_LINK twice" "first contact over SMC-R" \
-	"$n injected" \
-	"client $xrc_c, server $xrc_s, $n injected, $fb fallback ends, $conns conns" 30
+smc_first dupcl "first CONFIRM_LINK twice" "first contact over SMC-R"
 
 # broken_xfer "SITE..." TIMES: two parallel connections send 1G each way;
 # 2 s in, the SITEs fail (TIMES in all); both ends must return within
