@@ -166,6 +166,7 @@ static int asmc_llc_send_wait(struct asmc_link *lnk, struct asmc_llc_msg *req,
 			 lnk, req->type, jiffies_to_msecs(jiffies - start),
 			 again_rc);
 		timeo -= min(jiffies - start, timeo - 1);
+		asmc_stats_wire(lnk->lgr->net, ASMC_STAT_LLC_CONFIRM_AGAIN, 1);
 	}
 	if (rc) {
 		spin_lock_bh(&lnk->llc_lock);

@@ -119,7 +119,7 @@ void asmc_stats_show(struct seq_file *m, struct asmc_stats *st)
 		   r->wire[ASMC_STAT_TX_NOSLOT],
 		   r->wire[ASMC_STAT_CDC_RX_BAD],
 		   r->wire[ASMC_STAT_CDC_RX_DROP]);
-	seq_printf(m, "smcr_llc confirm_rkey %llu delete_rkey %llu test_link %llu test_link_early %llu test_link_lost %llu add_link_none %llu add_link_rej %llu llc_rx_bad %llu\n",
+	seq_printf(m, "smcr_llc confirm_rkey %llu delete_rkey %llu test_link %llu test_link_early %llu test_link_lost %llu add_link_none %llu add_link_rej %llu llc_rx_bad %llu confirm_again %llu\n",
 		   r->wire[ASMC_STAT_LLC_CONFIRM_RKEY],
 		   r->wire[ASMC_STAT_LLC_DELETE_RKEY],
 		   r->wire[ASMC_STAT_LLC_TEST_LINK],
@@ -127,7 +127,8 @@ void asmc_stats_show(struct seq_file *m, struct asmc_stats *st)
 		   r->wire[ASMC_STAT_LLC_TEST_LINK_LOST],
 		   r->wire[ASMC_STAT_LLC_ADD_LINK_NONE],
 		   r->wire[ASMC_STAT_LLC_ADD_LINK_REJ],
-		   r->wire[ASMC_STAT_LLC_RX_BAD]);
+		   r->wire[ASMC_STAT_LLC_RX_BAD],
+		   r->wire[ASMC_STAT_LLC_CONFIRM_AGAIN]);
 	seq_printf(m, "smcr_close fin_wait %llu fin_late %llu tcp_gone %llu\n",
 		   r->wire[ASMC_STAT_CLOSE_FIN_WAIT],
 		   r->wire[ASMC_STAT_CLOSE_FIN_LATE],
