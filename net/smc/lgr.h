@@ -41,6 +41,14 @@
  * once its GIDs have settled
  */
 #define ASMC_LINK_PORTUP_DELAY	(HZ)
+/* server: a client asked for a link (REQUEST_ADD_LINK); our ADD_LINK
+ * waits this long. Linux's 6.1 client marks its flow as waiting for the
+ * answer only after its request went out, and an ADD_LINK it handles in
+ * between ends that flow while its handler still runs: the request is
+ * lost, or (seen once on PREEMPT_RT) the handler runs without a message
+ * and oopses.
+ */
+#define ASMC_LINK_ASKED_DELAY	(HZ / 5)
 #define ASMC_CONNS_PER_LGR	255	/* most; net.smc.smcr_max_conns_per_lgr */
 /* rkeys of our RMBs a peer keeps per link group (one per connection) */
 #define ASMC_PEER_RKEYS_MAX	ASMC_CONNS_PER_LGR

@@ -554,7 +554,7 @@ void asmc_lgr_link_asked(struct asmc_lgr *lgr, const u8 *gid, bool answer)
 	if (lgr->ask_gid_set)
 		memcpy(lgr->ask_gid, gid, 16);
 	mutex_unlock(&lgr->mutex);
-	asmc_lgr_queue_link_work(lgr, 0, true);
+	asmc_lgr_queue_link_work(lgr, ASMC_LINK_ASKED_DELAY, true);
 }
 
 /* The device @dev goes away: its links go down now, their connections
