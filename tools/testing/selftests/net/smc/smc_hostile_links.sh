@@ -144,9 +144,14 @@ hcase() {
 	else
 		sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
 	fi
-	# an idle link sends its TEST_LINK after 1 s (read as links come up)
+	# an idle link sends its TEST_LINK after 1 s (read as links come up);
+	# dropped: the client's request goes unanswered, its link lives on
+	# what it receives within 4 s: the server's own TEST_LINK after 2 s
+	# (the data, stalled until the server reads 6 s late, came too late
+	# for it once in PREEMPT_RT guests)
 	case $want in
-	nolink|dropped|moved|ended) sysctl -q -w net.smc.smcr_testlink_time=$([ "$guest" = 0 ] && echo 1 || echo "$tl0") ;;
+	nolink|moved|ended) sysctl -q -w net.smc.smcr_testlink_time=$([ "$guest" = 0 ] && echo 1 || echo "$tl0") ;;
+	dropped) sysctl -q -w net.smc.smcr_testlink_time=$([ "$guest" = 0 ] && echo 1 || echo 2) ;;
 	*) sysctl -q -w net.smc.smcr_testlink_time="$tl0" ;;
 	esac
 	if [ -n "$slow" ] && [ "$guest" = 1 ]; then
