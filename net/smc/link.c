@@ -885,8 +885,11 @@ retire:
 					  ASMC_LLC_DEL_LOST_PATH);
 	asmc_lgr_link_retire(lgr, lnk);
 out:
-	if (answer && !offered && via)
+	if (answer && !offered && via) {
+		pr_debug("lgr %u: asked for a link, none offered (%s)\n",
+			 lgr->id, wanted ? "no usable port" : "the group takes no more");
 		asmc_llc_req_add_link_none(via);
+	}
 	/* a group that lost a link looks again later (the peer's port may
 	 * come back); one that never had a second waits for a port to come
 	 * up or the client to ask

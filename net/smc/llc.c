@@ -755,7 +755,6 @@ static void asmc_llc_handle(struct asmc_link *lnk, struct asmc_llc_rxq *q)
 {
 	u8 reply[ASMC_WR_MSG_LEN], *raw = q->msg;
 	struct asmc_llc_msg m, ral;
-	bool want;
 
 	if (asmc_llc_parse(raw, ASMC_WR_MSG_LEN, &m) &&
 	    (!q->big || asmc_llc_parse(q->big, q->big_len, &m))) {
@@ -773,19 +772,15 @@ static void asmc_llc_handle(struct asmc_link *lnk, struct asmc_llc_rxq *q)
 		asmc_llc_add_link_rx(lnk, raw, q->big, q->big_len);
 		break;
 	case ASMC_LLC_REQ_ADD_LINK:
-		/* a client with another port asks: offer a link if we may,
-		 * preferring a port that reaches its second GID
-		 */
-		mutex_lock(&lnk->lgr->mutex);
-		want = lnk->lgr->role == ASMC_ROLE_SERVER &&
-		       asmc_lgr_link_wanted(lnk->lgr);
-		mutex_unlock(&lnk->lgr->mutex);
-		if (!want) {
-			pr_debug("link %p: asked for a link the group cannot take\n",
-				 lnk);
+		if (lnk->lgr->role != ASMC_ROLE_SERVER) {
+			pr_debug("link %p: a server asked us for a link\n", lnk);
 			asmc_llc_req_add_link_none(lnk);
 			break;
 		}
+		/* a client with another port asks: the link work offers a
+		 * link if the group takes one, on a port that reaches its
+		 * second GID if we have one, else it echoes the request
+		 */
 		if (q->big && !asmc_llc_parse(q->big, q->big_len, &ral) &&
 		    ral.req_add_link.n_gids >= 2)
 			asmc_llc_link_asked(lnk, ral.req_add_link.gids + 16,
