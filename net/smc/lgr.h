@@ -41,14 +41,24 @@
  * once its GIDs have settled
  */
 #define ASMC_LINK_PORTUP_DELAY	(HZ)
-/* server: a client asked for a link (REQUEST_ADD_LINK); our ADD_LINK
- * waits this long. Linux's 6.1 client marks its flow as waiting for the
- * answer only after its request went out, and an ADD_LINK it handles in
- * between ends that flow while its handler still runs: the request is
- * lost, or (seen once on PREEMPT_RT) the handler runs without a message
- * and oopses.
+/* server: our ADD_LINK (or, with none to offer, the echo of the client's
+ * REQUEST_ADD_LINK) waits this long after that request. Linux's 6.1
+ * client marks its flow as waiting for the answer only after its request
+ * went out: an ADD_LINK it handles in between ends that flow while its
+ * handler still runs (the request is lost, or, seen once on PREEMPT_RT,
+ * the handler runs without a message and oopses); an echo in between is
+ * dropped and the flow waits on until an ADD_LINK comes.
  */
 #define ASMC_LINK_ASKED_DELAY	(HZ / 5)
+/* server: our first ADD_LINK (or offer of none) waits this long when the
+ * first CONFIRM_LINK was answered only after we had sent it again. A
+ * Linux 6.1 client that took both requests drops the second inside its
+ * 2 s wait for our ADD_LINK, which ends that wait; it then waits 1 s for
+ * a CLC Decline before its flow ends, and an ADD_LINK arriving meanwhile
+ * is lost. One that had dropped the first still waits its 2 s: 1.5 s
+ * falls after the one and within the other.
+ */
+#define ASMC_LINK_REPEAT_DELAY	(HZ * 3 / 2)
 #define ASMC_CONNS_PER_LGR	255	/* most; net.smc.smcr_max_conns_per_lgr */
 /* rkeys of our RMBs a peer keeps per link group (one per connection) */
 #define ASMC_PEER_RKEYS_MAX	ASMC_CONNS_PER_LGR

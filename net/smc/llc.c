@@ -139,17 +139,20 @@ static void asmc_llc_arm(struct asmc_link *lnk, struct asmc_llc_wait *w,
  * @type, a response or (@resp false) a request. One local flow at a time
  * per link. With @big, the whole answer is kept there (a v2 ADD_LINK with
  * rkeys @ans points into, for the caller to kfree). With @again (less
- * than @timeo), @req is sent once more if nothing came by then.
+ * than @timeo), @req is sent once more if nothing came by then, and
+ * *@resent (if given) tells whether it was.
  */
 static int asmc_llc_send_wait(struct asmc_link *lnk, struct asmc_llc_msg *req,
 			      u8 type, bool resp, struct asmc_llc_msg *ans,
 			      unsigned long timeo, unsigned long again,
-			      u8 **big)
+			      bool *resent, u8 **big)
 {
 	unsigned long start = jiffies;
 	struct asmc_llc_wait w;
 	int rc;
 
+	if (resent)
+		*resent = false;
 	mutex_lock(&lnk->llc_flow);
 	asmc_llc_arm(lnk, &w, type, resp);
 	w.want_big = big;	/* read under llc_lock once a message came */
@@ -167,6 +170,8 @@ static int asmc_llc_send_wait(struct asmc_link *lnk, struct asmc_llc_msg *req,
 			 again_rc);
 		timeo -= min(jiffies - start, timeo - 1);
 		asmc_stats_wire(lnk->lgr->net, ASMC_STAT_LLC_CONFIRM_AGAIN, 1);
+		if (resent)
+			*resent = true;
 	}
 	if (rc) {
 		spin_lock_bh(&lnk->llc_lock);
@@ -194,7 +199,7 @@ static int __asmc_llc_exchange(struct asmc_link *lnk, struct asmc_llc_msg *req,
 			       u8 **big)
 {
 	return asmc_llc_send_wait(lnk, req, req->type, true, resp, timeo, 0,
-				  big);
+				  NULL, big);
 }
 
 static int asmc_llc_exchange(struct asmc_link *lnk, struct asmc_llc_msg *req,
@@ -256,12 +261,13 @@ void asmc_llc_req_add_link_none(struct asmc_link *lnk)
 int asmc_llc_server_confirm_link(struct asmc_link *lnk)
 {
 	struct asmc_llc_msg req, resp;
+	bool resent;
 	int rc;
 
 	asmc_llc_fill_confirm(lnk, &req, false);
 	rc = asmc_llc_send_wait(lnk, &req, req.type, true, &resp,
 				ASMC_LLC_WAIT_FIRST_ANSWER,
-				ASMC_LLC_WAIT_FIRST_AGAIN, NULL);
+				ASMC_LLC_WAIT_FIRST_AGAIN, &resent, NULL);
 	if (rc == -ETIMEDOUT)
 		return ASMC_DECL_TIMEOUT_CL;
 	if (rc)
@@ -270,8 +276,8 @@ int asmc_llc_server_confirm_link(struct asmc_link *lnk)
 		return ASMC_DECL_RMBE_EC;
 	lnk->peer_link_uid = resp.confirm_link.link_uid;
 	asmc_llc_link_active(lnk);
-	/* a second link, or the offer of none */
-	asmc_lgr_want_link(lnk->lgr, 0);
+	/* a second link, or the offer of none (after a repeat later) */
+	asmc_lgr_want_link(lnk->lgr, resent ? ASMC_LINK_REPEAT_DELAY : 0);
 	return 0;
 }
 
@@ -349,7 +355,7 @@ int asmc_llc_add_link_cont(struct asmc_link *via, u8 link_id,
 
 	if (!server) {
 		rc = asmc_llc_send_wait(via, first, ASMC_LLC_ADD_LINK_CONT,
-					false, &in, ASMC_LLC_WAIT, 0, NULL);
+					false, &in, ASMC_LLC_WAIT, 0, NULL, NULL);
 		if (!rc)
 			rc = asmc_llc_cont_take(&in, link_id, learn, ctx, &todo,
 						true);
@@ -368,7 +374,7 @@ int asmc_llc_add_link_cont(struct asmc_link *via, u8 link_id,
 		if (!server && !left && !todo)
 			return asmc_llc_send_big(via, &m);	/* the last */
 		rc = asmc_llc_send_wait(via, &m, ASMC_LLC_ADD_LINK_CONT,
-					server, &in, ASMC_LLC_WAIT, 0, NULL);
+					server, &in, ASMC_LLC_WAIT, 0, NULL, NULL);
 		if (!rc)
 			rc = asmc_llc_cont_take(&in, link_id, learn, ctx, &todo,
 						initial);

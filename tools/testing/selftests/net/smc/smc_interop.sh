@@ -28,6 +28,15 @@
 # the server's ADD_LINK and 1 s more for a Decline when none comes: ours
 # offers no second link at once, and rejects the kernel's offers at once.
 # 2.5 s more where our server had to send its first CONFIRM_LINK again.
+# SMC_INTEROP_DUPCL: the phase (default D, empty: none) where our server
+# sends its first CONFIRM_LINK twice at once (fault site dupcl), as when
+# its repeat crosses a slow answer: Linux's client answers the first and
+# drops the second, at times inside its wait for our ADD_LINK, which then
+# ends, and its flow 1 s later; after a repeat our offer follows 1.5 s
+# later, after that flow (an offer at once was lost, and one 200 ms later
+# in a CI run: no refusal, our exchange timed out; the first connection
+# took 1.2 s), or, where the duplicate was dropped without ending it,
+# within the client's 2 s wait.
 # SMC_INTEROP_TIMEOUT: seconds each side's transfers of a phase may take
 # (default 300; the servers of a phase share them).
 # SMC_INTREE_DIR: the kernel's smc.ko to meet (default: what
@@ -49,6 +58,7 @@ INTREE_V1=${SMC_INTREE_V1_DIR:-$INTREE-v1}
 PAR=${SMC_INTEROP_PAR:-20}
 BIG=${SMC_INTEROP_BIG:-8}
 FIRST_MAX=${SMC_INTEROP_FIRST_MAX:-2.5}
+DUP_PHASE=${SMC_INTEROP_DUPCL-D}
 XFER_T=${SMC_INTEROP_TIMEOUT:-300}
 
 [ -f "$INTREE/smc.ko" ] || ksft_skip_all "in-tree smc not built ($INTREE)"
@@ -73,6 +83,7 @@ cleanup() {
 	wait 2>/dev/null
 	[ -e "/results/gave_up.$guest" ] || use_ours >/dev/null 2>&1
 	smc_versions 1 1
+	! smc_is_ours_loaded || smc_fault_off
 }
 trap cleanup EXIT
 
@@ -274,7 +285,7 @@ load_module() {
 run_phase() { # phase ours|intree [v1]
 	local phase=$1 mod=$2 ver=${3:-v2} conn0 fb0 n fb want=$((3 + BIG + PAR))
 	local diag_ko=$INTREE/smc_diag.ko t0 res=() r i=0 out=$CAP_DIR/out
-	local first copt secs ag0
+	local first copt secs ag0 dup0=
 	# size port conns
 	local cases="1 28001 1
 1M 28002 1
@@ -316,6 +327,11 @@ run_phase() { # phase ours|intree [v1]
 		read -r aln0 alr0 <<<"$(smc_llc add_link_none add_link_rej)"
 		ag0=$(smc_llc confirm_again)
 		rm -f "/results/again.$phase"
+		# D: our server sends its first CONFIRM_LINK twice at once
+		if [ "$phase" = "$DUP_PHASE" ] && [ "$guest" = 1 ]; then
+			dup0=$(smc_fault_injected dupcl)
+			smc_fault_on dupcl 1 1
+		fi
 		ref0=$(smc_counters smcr_links refused)
 	fi
 	# the first case's connection opens the phase's link group
@@ -370,8 +386,17 @@ time.sleep(86400)' </dev/null >/dev/null 2>&1 & )
 	fi
 	# our server sent its first CONFIRM_LINK again (Linux's client had
 	# dropped it, see ASMC_LLC_WAIT_FIRST_AGAIN): 2.5 s more
-	[ "$mod" != ours ] || [ "$guest" != 1 ] ||
-		echo $(( $(smc_llc confirm_again) - ag0 )) >"/results/again.$phase"
+	# (the injected duplicate is sent at once: no wait)
+	if [ "$mod" = ours ] && [ "$guest" = 1 ]; then
+		n=0
+		if [ -n "$dup0" ]; then
+			smc_fault_off
+			n=$(( $(smc_fault_injected dupcl) - dup0 ))
+			peer_check "$phase: our server sent its first CONFIRM_LINK twice ($n injected)" \
+				[ "$n" = 1 ]
+		fi
+		echo $(( $(smc_llc confirm_again) - ag0 - n )) >"/results/again.$phase"
+	fi
 	smc_barrier "$phase.done" 600
 	if [ "$guest" = 0 ]; then
 		local again max=$FIRST_MAX note=
