@@ -12,7 +12,9 @@
 # repeat A-D with a client that adds rxe1 only after the group was made:
 # it asks for the link, the server offers it; in phase I we have no port
 # reaching the one it names and answer Linux's client so that it goes on
-# (its first offer, on our one port, it refused). Phases J-M: asymmetric groups, one side with a
+# (its first offer, on our one port, it refused); in phase N (last) the
+# same answer when our group, asymmetric as in L, has its two links and
+# Linux's client asks for a third. Phases J-M: asymmetric groups, one side with a
 # second port on the first network (rxe2 on a macvlan of eth0), the other
 # with one: the link shares the one port (J: ours serving with one port,
 # Linux's client takes our offer on its rxe2; K: Linux serving from its
@@ -143,6 +145,39 @@ served() {
 	tap_check "$1: server: $((CONNS + 1)) connections verified" [ $rc = 0 ]
 }
 
+# Linux's own rxe defect (smc_intree_defect, see smc-testing.rst) can hit
+# any phase: a check that fails in a phase where the guest running Linux's
+# smc logged it is TODO. A phase's failed checks wait for its end
+# (il_done), by when that guest has said so (/results/ildefect.NAME).
+il_t0=
+il_failed=()
+il_fail() { il_failed+=("$1"); echo "# failed, decided at the phase's end: $1"; }
+
+# il_start NAME: phase NAME begins (called by load)
+il_start() {
+	il_t0=$(cut -d' ' -f1 /proc/uptime)
+	il_failed=()
+	rm -f "/results/ildefect.$1"
+	TAP_FAIL=il_fail
+}
+
+# il_done NAME: phase NAME ends on both guests; its failed checks reported
+il_done() {
+	local n
+	[ "$mine" != intree ] || ! smc_intree_defect "$il_t0" ||
+		echo "$guest" >"/results/ildefect.$1"
+	smc_barrier "il.$1.done" 300
+	TAP_FAIL=
+	for n in "${il_failed[@]}"; do
+		if [ -e "/results/ildefect.$1" ]; then
+			tap_todo "$n" "$SMC_INTREE_DEFECT in guest $(cat "/results/ildefect.$1")"
+		else
+			tap_fail "$n"
+		fi
+	done
+	il_failed=()
+}
+
 smc_rxe1_add || ksft_skip_all "no rxe1 on eth1"
 ip addr add "$ADDR1/24" dev eth1 || ksft_skip_all "cannot add $ADDR1 to eth1"
 echo 1 >"$SMC_DBG/flush_idle"
@@ -160,6 +195,7 @@ smc_barrier il.ready 60
 load() {
 	local name=$1 srv=$2 ver=$3
 
+	il_start "$name"
 	if { [ "$srv" = ours ] && [ "$guest" = 1 ]; } ||
 	   { [ "$srv" = intree ] && [ "$guest" = 0 ]; }; then
 		mine=ours
@@ -220,7 +256,7 @@ phase() {
 			tap_check "$name: the added link is counted" \
 				[ "$(smc_counters smcr_links added)" -gt "$added0" ]
 		[ "$mine" = intree ] || known_rkeys "$name"
-		smc_barrier "il.$name.done" 300
+		il_done "$name"
 		return
 	fi
 	smc_barrier "il.$name.listening" 60
@@ -231,7 +267,7 @@ phase() {
 			nl_two_links 20
 		tap_check "$name: $CONNS more connections, $size each way, verified" \
 			"$SMC_XFER" -q -P -f smc -p $port -c $CONNS -n $size -t 240 $PEER
-		smc_barrier "il.$name.done" 300
+		il_done "$name"
 		return
 	fi
 	tap_check "$name: we took Linux's $ver link over rxe1" smc_two_links 20
@@ -267,7 +303,7 @@ phase() {
 			tap_skip "$name: eth0 down under the transfers: they move to the link over rxe1" \
 				"$NO_FAILOVER"
 	fi
-	smc_barrier "il.$name.done" 300
+	il_done "$name"
 }
 
 # late NAME SERVER VER: as phase, but the client (guest 0) has no rxe1
@@ -304,7 +340,25 @@ late() {
 		tap_check "$name: $CONNS more connections, 1M each way, verified" \
 			"$SMC_XFER" -q -P -f smc -p $port -c $CONNS -n 1M -t 240 $PEER
 	fi
-	smc_barrier "il.$name.done" 300
+	il_done "$name"
+}
+
+# asking_client NAME PORT [TYPE]: Linux's client of no_offer and full: the
+# group's first connection (its group then of TYPE with two links, where
+# given), then rxe1, with which it asks for a link, and CONNS connections
+# at once (new RMBs), which must not wait for the answer
+asking_client() {
+	smc_barrier "il.$1.listening" 60
+	tap_check "$1: first connection, 1M each way, verified" \
+		"$SMC_XFER" -q -f smc -p "$2" -n 1M -t 60 $PEER
+	[ -z "${3:-}" ] ||
+		tap_check "$1: Linux's netlink: two links, asymmetric (type $3)" \
+			nl_two_links 20 "$3"
+	smc_barrier "il.$1.made" 60
+	smc_rxe1_add || tap_fail "$1: rxe1 back"
+	smc_barrier "il.$1.asked" 60
+	tap_check "$1: $CONNS connections at once (new RMBs) within 15 s, verified" \
+		"$SMC_XFER" -q -P -f smc -p "$2" -c $CONNS -n 1M -t 15 $PEER
 }
 
 # no_offer NAME: as late with ours serving v2, but we have no second
@@ -340,17 +394,45 @@ no_offer() {
 		tap_check "$name: the group keeps one link" \
 			grep -qE "links [0-9]+:rxe0:active:[0-9]+ retired" "$SMC_DBG/lgrs"
 	else
-		smc_barrier "il.$name.listening" 60
-		tap_check "$name: first connection, 1M each way, verified" \
-			"$SMC_XFER" -q -f smc -p $port -n 1M -t 60 $PEER
-		smc_barrier "il.$name.made" 60
-		smc_rxe1_add || tap_fail "$name: rxe1 back"
-		smc_barrier "il.$name.asked" 60
-		tap_check "$name: $CONNS connections at once (new RMBs) within 15 s, verified" \
-			"$SMC_XFER" -q -P -f smc -p $port -c $CONNS -n 1M -t 15 $PEER
+		asking_client "$name" "$port"
 	fi
-	smc_barrier "il.$name.done" 300
+	il_done "$name"
 	smc_rxe1_add || tap_fail "$name: rxe1 back"
+}
+
+# full NAME: ours serving v2 from two ports on eth0's network (rxe0 and
+# rxe2 on mv0) to Linux's one-port client: the group has its two links
+# (asymmetric, as in L) when the client adds rxe1 and asks for a link
+# (Linux's client asks from an ASYMMETRIC_LOCAL group). Ours builds two
+# at most: it answers with the echo, 200 ms later, as it would offer
+# one. Linux's next connections (new RMBs) must not wait for an answer.
+full() {
+	local name=$1 port c1
+
+	port=$(phase_port "$name")
+	load "$name" ours v2
+	smc_rxe1_del
+	[ "$guest" = 0 ] || tap_check "$name: rxe2 on a macvlan of eth0" smc_rxe2_add
+	smc_barrier "il.$name.loaded" 120
+	if [ "$guest" = 1 ]; then
+		c1=$(smc_obj_created conn)
+		serve $port $((CONNS + 1))
+		smc_barrier "il.$name.listening" 60
+		tap_check "$name: our netlink: two links, asymmetric (type 3)" \
+			nl_two_links 20 3
+		smc_barrier "il.$name.made" 60
+		tap_check "$name: Linux's client asked us for a third link" \
+			smc_links_above peer_asked "$peer0" 20
+		smc_barrier "il.$name.asked" 60
+		served "$name"
+		tap_check "$name: all of them over SMC-R" \
+			[ $(( $(smc_obj_created conn) - c1 )) = $((CONNS + 1)) ]
+		tap_check "$name: the group keeps its two links" nl_two_links 1 3
+	else
+		asking_client "$name" "$port" 4
+	fi
+	il_done "$name"
+	smc_rxe2_del
 }
 
 # asym NAME SERVER TWO: an asymmetric group: guest TWO has a second port
@@ -395,7 +477,7 @@ asym() {
 		tap_check "$name: $CONNS more connections, 1M each way, verified" \
 			"$SMC_XFER" -q -P -f smc -p $port -c $CONNS -n 1M -t 240 -H 3 $PEER
 	fi
-	smc_barrier "il.$name.done" 300
+	il_done "$name"
 	smc_rxe2_del
 }
 
@@ -420,6 +502,7 @@ asym J ours 0
 asym K intree 1
 asym L ours 1
 asym M intree 0
+full N
 use_ours || tap_fail "our smc.ko back"
 sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
 smc_barrier il.end 120
