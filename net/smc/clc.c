@@ -272,10 +272,10 @@ static void asmc_clc_note_peer(struct asmc_lgr *lgr,
 	memcpy(lgr->peer_hostname, m->hostname, sizeof(lgr->peer_hostname) - 1);
 	lgr->peer_hostname[sizeof(lgr->peer_hostname) - 1] = '\0';
 	mutex_lock(&lgr->mutex);
-	if (agreed->release >= ASMC_RELEASE_1) {
+	if (agreed->release >= ASMC_RELEASE_1)
 		lgr->max_conns = agreed->max_conns;
-		lgr->max_links = agreed->max_links;
-	}
+	/* v2.0: our own limit (a server offers, a client asks that many) */
+	lgr->max_links = agreed->max_links;
 	mutex_unlock(&lgr->mutex);
 }
 

@@ -14,7 +14,8 @@
 # reaching the one it names and answer Linux's client so that it goes on
 # (its first offer, on our one port, it refused); in phase N (last) the
 # same answer when our group, asymmetric as in L, has its two links and
-# Linux's client asks for a third. Phases J-M: asymmetric groups, one side with a
+# Linux's client asks for a third; in O our smcr_max_links_per_lgr 1
+# keeps the group at one link. Phases J-M: asymmetric groups, one side with a
 # second port on the first network (rxe2 on a macvlan of eth0), the other
 # with one: the link shares the one port (J: ours serving with one port,
 # Linux's client takes our offer on its rxe2; K: Linux serving from its
@@ -80,7 +81,8 @@ cleanup() {
 	jobs -p | xargs -r kill 2>/dev/null
 	wait 2>/dev/null
 	[ -e "/results/gave_up.$guest" ] || use_ours >/dev/null 2>&1
-	smc_is_ours_loaded && sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
+	smc_is_ours_loaded && sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1 \
+		net.smc.smcr_max_links_per_lgr=2
 	ip addr del "$ADDR1/24" dev eth1 2>/dev/null
 	smc_rxe1_del 2>/dev/null
 	smc_rxe2_del 2>/dev/null
@@ -481,6 +483,40 @@ asym() {
 	smc_rxe2_del
 }
 
+# capped NAME: ours serving v2 with net.smc.smcr_max_links_per_lgr 1,
+# both guests with rxe1 from the start: Linux 6.1 (SMC v2.0) negotiates
+# no limit, our own applies to the groups we serve: no offer, Linux's
+# netlink shows the group SINGLE (type 1) with one link while
+# connections run on it
+capped() {
+	local name=$1 port
+
+	port=$(phase_port "$name")
+	load "$name" ours v2
+	[ "$guest" = 0 ] || sysctl -q -w net.smc.smcr_max_links_per_lgr=1
+	smc_barrier "il.$name.loaded" 120
+	if [ "$guest" = 1 ]; then
+		serve $port $((CONNS + 1))
+		smc_barrier "il.$name.listening" 60
+		served "$name"
+		tap_check "$name: no second link added, none offered" \
+			[ "$(smc_counters smcr_links added)" = "$added0" -a \
+			  "$(smc_counters smcr_links refused)" = "$refused0" ]
+		sysctl -q -w net.smc.smcr_max_links_per_lgr=2
+	else
+		smc_barrier "il.$name.listening" 60
+		tap_check "$name: first connection, 1M each way, verified" \
+			"$SMC_XFER" -q -f smc -p $port -n 1M -t 60 $PEER
+		sleep 3
+		tap_check "$name: Linux's netlink: one link 3 s later, group SINGLE (type 1)" \
+			eval '[ "$($NL link-smcr | grep -c "lgr.*type=1")" = 1 ] &&
+			[ "$($NL link-smcr | grep -c "link\.id=")" = 1 ]'
+		tap_check "$name: $CONNS more connections, 1M each way, verified" \
+			"$SMC_XFER" -q -P -f smc -p $port -c $CONNS -n 1M -t 240 $PEER
+	fi
+	il_done "$name"
+}
+
 # each_server FN N1 N2 N3 N4 WHAT: FN as phases N1 (ours serving v2), N2
 # (Linux's serving v2), N3 and N4 (the same over v1, skipped as WHAT
 # without Linux's v1 build)
@@ -503,6 +539,7 @@ asym K intree 1
 asym L ours 1
 asym M intree 0
 full N
+capped O
 use_ours || tap_fail "our smc.ko back"
 sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
 smc_barrier il.end 120
