@@ -274,13 +274,15 @@ static void asmc_clc_note_peer(struct asmc_lgr *lgr,
 	mutex_lock(&lgr->mutex);
 	if (agreed->release >= ASMC_RELEASE_1)
 		lgr->max_conns = agreed->max_conns;
-	/* v2.0: our own limit (a server offers, a client asks that many) */
+	/* v2.1 the agreed limit; v2.0 agrees none and keeps ours (a server
+	 * offers, a client asks for, no link beyond it)
+	 */
 	lgr->max_links = agreed->max_links;
 	mutex_unlock(&lgr->mutex);
 }
 
-/* Our side of a v2.1 negotiation: latest release, the sysctl limits; one
- * link per group is all this module builds.
+/* Our side of a v2.1 negotiation: latest release, the sysctl limits; no
+ * more links than this module builds (ASMC_LINKS_USED).
  */
 static void asmc_clc_v2x_ours(struct net *net, struct asmc_clc_v2x *ours)
 {

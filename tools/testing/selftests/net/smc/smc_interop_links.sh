@@ -509,8 +509,10 @@ capped() {
 			"$SMC_XFER" -q -f smc -p $port -n 1M -t 60 $PEER
 		sleep 3
 		tap_check "$name: Linux's netlink: one link 3 s later, group SINGLE (type 1)" \
-			eval '[ "$($NL link-smcr | grep -c "lgr.*type=1")" = 1 ] &&
-			[ "$($NL link-smcr | grep -c "link\.id=")" = 1 ]'
+			eval 'out=$($NL link-smcr) &&
+			[ "$(grep -c "lgr.*type=1" <<<"$out")" = 1 ] &&
+			[ "$(grep -c "link\.id=" <<<"$out")" = 1 ] ||
+			{ printf "%s\n" "$out"; false; }'
 		tap_check "$name: $CONNS more connections, 1M each way, verified" \
 			"$SMC_XFER" -q -P -f smc -p $port -c $CONNS -n 1M -t 240 $PEER
 	fi
