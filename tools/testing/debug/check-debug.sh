@@ -129,6 +129,9 @@ export SMC_CHURN_LIMIT=${SMC_CHURN_LIMIT:-900}
 # protocol's own fixed CLC/LLC waits (resets and aborts, not hangs);
 # smc_churn's 4 x 100 parallel connections cover concurrent setup here.
 export SMC_SMCR_TIMEOUT=${SMC_SMCR_TIMEOUT:-900}
+# its slow reader sleeps 8 s, not 3: filling the 512 KiB window first
+# took long enough here that the 2 s without a message were not left
+export SMC_SMCR_SLOW=${SMC_SMCR_SLOW:-8}
 # two KASAN guests at a time: the pair boots once the single-host guests
 # are done (four at once overload a 2-core host into boot hangs and
 # time-outs)
@@ -175,7 +178,7 @@ export SMC_ASYM_LINKS_SIZE=${SMC_ASYM_LINKS_SIZE:-4M}
 # capture-based fallback checks and the netlink/sysctl input checks, which
 # run no SMC-R code and take most of the time.
 export SMC_TESTS=${SMC_TESTS-smc_sockapi_smcr smc_hostile smc_nl_objects smc_diag smc_faults smc_churn smc_devremove smc_pair smc_smcr smc_interop smc_linkflap smc_redundancy smc_hostile_links smc_interop_links smc_asym_links smc_killpeer}
-export SMC_VM_GUEST_ENV="SMC_KO SMC_HOLDER_KO SMC_KUNIT_KO SMC_STEP_TIMEOUT SMC_CHURN_LIMIT SMC_SMCR_TIMEOUT SMC_SMCR_SKIP SMC_INTEROP_PAR SMC_INTEROP_BIG SMC_INTEROP_TIMEOUT SMC_INTEROP_FIRST_MAX SMC_KILLPEER_DEADLINE SMC_REDUNDANCY_SIZE SMC_REDUNDANCY_LOST_MAX SMC_INTEROP_LINKS_SIZE SMC_INTEROP_LINKS_CONNS SMC_ASYM_LINKS_SIZE SMC_TESTS SMC_DEBUG_RUNNER ${SMC_VM_GUEST_ENV:-}"
+export SMC_VM_GUEST_ENV="SMC_KO SMC_HOLDER_KO SMC_KUNIT_KO SMC_STEP_TIMEOUT SMC_CHURN_LIMIT SMC_SMCR_TIMEOUT SMC_SMCR_SLOW SMC_SMCR_SKIP SMC_INTEROP_PAR SMC_INTEROP_BIG SMC_INTEROP_TIMEOUT SMC_INTEROP_FIRST_MAX SMC_KILLPEER_DEADLINE SMC_REDUNDANCY_SIZE SMC_REDUNDANCY_LOST_MAX SMC_INTEROP_LINKS_SIZE SMC_INTEROP_LINKS_CONNS SMC_ASYM_LINKS_SIZE SMC_TESTS SMC_DEBUG_RUNNER ${SMC_VM_GUEST_ENV:-}"
 
 say "kernel $DEBUG_KREL ($SMC_VM_KERNEL), modules $SMC_VM_MODDIR"
 say "guests: ${SMC_VM_MEM} MiB, timeouts ${SMC_VM_TIMEOUT_SINGLE}/${SMC_VM_TIMEOUT_PAIR} s"

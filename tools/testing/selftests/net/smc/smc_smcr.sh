@@ -34,6 +34,11 @@ smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"
 rdma link 2>/dev/null | grep -q "rxe0.*ACTIVE" || ksft_skip_all "no active rxe0"
 python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" || ksft_skip_all "no UEID"
 
+# the slow reader's server sleeps SLOW s before it reads: the client's
+# link, its data stopped at the peer's full window (512 KiB), hears nothing
+# and probes after smcr_testlink_time (2 s here). A debug kernel takes
+# seconds to fill that window: check-debug sets SMC_SMCR_SLOW to 8.
+SLOW=${SMC_SMCR_SLOW:-3}
 # name port bytes conns client-opts server-opts
 # (par_32: 32 handshakes at once on one link group, each with a CONFIRM_RKEY
 # round trip, while the first connections' RDMA writes fill the link)
@@ -45,7 +50,7 @@ size_16M 27005 16M 1 - -
 size_64M 27006 64M 1 - -
 seq_100 27007 4K 100 - -
 par_32 27008 256K 32 -P -P
-slow_reader 27009 4M 1 - -S3"
+slow_reader 27009 4M 1 - -S$SLOW"
 
 # A debug kernel (KASAN, lockdep, kmemleak under TCG) moves data about ten
 # times slower: SMC_SMCR_SKIP names cases to leave out (check-debug: the
@@ -108,11 +113,11 @@ else
 			"$SMC_XFER" -q -f smc -p "$port" -n "$bytes" \
 			-c "$conns" -t "$CLIENT_T" $copt "$PEER"
 		if [ "$name" = slow_reader ]; then
-			# the server is silent for 3 s: a TEST_LINK after 2
+			# the server is silent for SLOW s: a TEST_LINK after 2
 			tl=$(( $(smc_llc test_link) - tl1 ))
 			[ "$tl" -gt 0 ] &&
-				tap_ok "slow_reader: 3 s of silence drew a TEST_LINK ($tl)" ||
-				tap_fail "slow_reader: 3 s of silence drew a TEST_LINK"
+				tap_ok "slow_reader: $SLOW s of silence drew a TEST_LINK ($tl)" ||
+				tap_fail "slow_reader: $SLOW s of silence drew a TEST_LINK"
 		fi
 		if [ "$name" = seq_100 ]; then
 			[ "$(smc_obj_created lgr)" = "$lgr0" ] &&
