@@ -378,9 +378,6 @@ int asmc_debugfs_init(void)
 	debugfs_create_file("flush_idle", 0200, asmc_debugfs_dir, NULL,
 			    &flush_idle_fops);
 	debugfs_create_file("bufs", 0444, asmc_debugfs_dir, NULL, &bufs_fops);
-	/* the buffers' budget in KiB (tests); 0: 1/16 of the RAM */
-	debugfs_create_u32("buf_limit_kib", 0600, asmc_debugfs_dir,
-			   &asmc_buf_limit_kib);
 	debugfs_create_file("clc_inject", 0600, asmc_debugfs_dir,
 			    &asmc_clc_inj, &inject_fops);
 	debugfs_create_file("wr_inject", 0600, asmc_debugfs_dir,

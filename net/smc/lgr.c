@@ -80,28 +80,21 @@ static int asmc_buf_size_idx(u32 size)
 }
 
 /* Every RMB and send buffer of the module pins its pages (and maps them
- * for a device) as long as it lives, pooled or not. Past the budget,
- * 1/16 of the RAM as with TCP's memory pressure, or debugfs
- * smc/buf_limit_kib when set, new connections that did not ask for a
+ * for a device) as long as it lives, pooled or not. From the budget on,
+ * net.smc.buf_limit bytes in all of them (1/16 of the RAM at load, as
+ * with TCP's memory pressure), new connections that did not ask for a
  * size get ASMC_BUF_TIGHT bytes instead of net.smc.rmem/wmem: a host of
- * many connections stays bounded while a few get large buffers.
+ * many connections stays bounded while a few get large buffers. The
+ * memory is the host's: the sysctl is init_net's alone.
  */
 static atomic_long_t asmc_buf_bytes = ATOMIC_LONG_INIT(0);
 static atomic64_t asmc_buf_cuts = ATOMIC64_INIT(0);
-u32 asmc_buf_limit_kib;
-
-static unsigned long asmc_buf_limit(void)
-{
-	u32 kib = READ_ONCE(asmc_buf_limit_kib);
-
-	if (kib)
-		return (unsigned long)kib << 10;
-	return (totalram_pages() << PAGE_SHIFT) / 16;
-}
+unsigned long asmc_buf_limit;
 
 static bool asmc_buf_tight(void)
 {
-	return atomic_long_read(&asmc_buf_bytes) > asmc_buf_limit();
+	return (unsigned long)atomic_long_read(&asmc_buf_bytes) >=
+	       READ_ONCE(asmc_buf_limit);
 }
 
 /* The budget rule for a buffer whose size the application did not set:
@@ -120,7 +113,7 @@ bool asmc_buf_cap(u32 *want)
 void asmc_buf_show(struct seq_file *m)
 {
 	seq_printf(m, "bytes %ld limit %lu tight %s cut %lld\n",
-		   atomic_long_read(&asmc_buf_bytes), asmc_buf_limit(),
+		   atomic_long_read(&asmc_buf_bytes), READ_ONCE(asmc_buf_limit),
 		   asmc_buf_tight() ? "yes" : "no",
 		   atomic64_read(&asmc_buf_cuts));
 }
@@ -1380,6 +1373,8 @@ void asmc_lgr_ibdev_gone(struct asmc_ibdev *dev)
 int asmc_lgr_init(void)
 {
 	int r, i;
+
+	asmc_buf_limit = (totalram_pages() << PAGE_SHIFT) / 16;
 
 	for (r = 0; r < ARRAY_SIZE(asmc_lgr_hash); r++) {
 		for (i = 0; i < ARRAY_SIZE(asmc_lgr_hash[r]); i++) {

@@ -499,7 +499,7 @@ void asmc_lgr_del_conn(struct asmc_sock *smc);
 void asmc_lgr_leave(struct asmc_sock *smc);
 struct asmc_sock *asmc_lgr_find_conn(struct asmc_lgr *lgr, u32 token);
 u32 asmc_buf_round(u32 want);
-extern u32 asmc_buf_limit_kib;
+extern unsigned long asmc_buf_limit;
 bool asmc_buf_cap(u32 *want);
 void asmc_buf_show(struct seq_file *m);
 struct asmc_buf *asmc_buf_get(struct asmc_lgr *lgr, bool rmb, u32 want,

@@ -22,6 +22,7 @@ static int __init asmc_init(void)
 	int rc;
 
 	asmc_clc_init();
+	asmc_lgr_init();	/* before net.smc.buf_limit shows */
 	rc = proto_register(&asmc_proto, 1);
 	if (rc)
 		return rc;
@@ -34,7 +35,6 @@ static int __init asmc_init(void)
 	rc = asmc_socket_init();
 	if (rc)
 		goto err_nl;
-	asmc_lgr_init();
 	rc = asmc_ib_init();
 	if (rc)
 		goto err_socket;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* /proc/sys/net/smc: one table per network namespace, registered from the
- * pernet init; every namespace starts from the defaults below.
+ * pernet init; every namespace starts from the defaults below. init_net
+ * also shows the host-wide values.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -67,6 +68,18 @@ static const struct ctl_table asmc_sysctl_template[] = {
 	{ }
 };
 
+/* host-wide: the memory they bound is the host's (init_net only) */
+static struct ctl_table asmc_sysctl_host[] = {
+	{
+		.procname	= "buf_limit",
+		.data		= &asmc_buf_limit,
+		.maxlen		= sizeof(asmc_buf_limit),
+		.mode		= 0644,
+		.proc_handler	= proc_doulongvec_minmax,
+	},
+	{ }
+};
+
 static void asmc_sysctl_defaults(struct asmc_sysctl *s)
 {
 	s->autocorking_size = ASMC_AUTOCORK_SIZE;
@@ -101,6 +114,15 @@ int asmc_sysctl_net_init(struct net *net)
 		kfree(t);
 		return -ENOMEM;
 	}
+	if (!net_eq(net, &init_net))
+		return 0;
+	sn->sysctl.host_hdr =
+		asmc_register_net_sysctl(net, "net/smc", asmc_sysctl_host,
+					 ARRAY_SIZE(asmc_sysctl_host) - 1);
+	if (!sn->sysctl.host_hdr) {
+		asmc_sysctl_net_exit(net);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -109,6 +131,10 @@ void asmc_sysctl_net_exit(struct net *net)
 	struct asmc_net *sn = asmc_net(net);
 	const struct ctl_table *t;
 
+	if (sn->sysctl.host_hdr) {
+		unregister_net_sysctl_table(sn->sysctl.host_hdr);
+		sn->sysctl.host_hdr = NULL;
+	}
 	if (!sn->sysctl.hdr)
 		return;
 	t = sn->sysctl.hdr->ctl_table_arg;

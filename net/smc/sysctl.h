@@ -17,13 +17,14 @@ struct net;
  */
 #define ASMC_SYSCTL_WMEM	(512 * 1024)
 #define ASMC_SYSCTL_RMEM	(512 * 1024)
-#define ASMC_SYSCTL_LINKS	2		/* we build one link only */
+#define ASMC_SYSCTL_LINKS	2		/* links a group builds */
 
 /* Each value is written by proc handlers and read with READ_ONCE where it
  * takes effect; see Documentation/networking/smc-sysctl.rst.
  */
 struct asmc_sysctl {
 	struct ctl_table_header	*hdr;
+	struct ctl_table_header	*host_hdr;	/* init_net: buf_limit */
 	unsigned int		autocorking_size;	/* bytes, 0: off */
 	int			smcr_buf_type;		/* 0, 1 or 2 */
 	int			smcr_testlink_time;	/* seconds, 0: off */

@@ -9,6 +9,7 @@
 #   +-------------------------------- guest --------------------------------+
 #   |  init netns                                 netns smcsys_ns            |
 #   |   /proc/sys/net/smc/*  <-- sysctl, echo      /proc/sys/net/smc/* (own) |
+#   |   .../buf_limit (host-wide, init netns only)                           |
 #   |   smc_nl.py hs-*       <-- same limit_smc_hs value                     |
 #   |   nobody: read only          nobody in its own user+net ns: writes    |
 #   |                                                                        |
@@ -37,13 +38,15 @@ smcr_testlink_time=30
 smcr_v1=1
 smcr_v2=1
 wmem=524288"
+# init_net also has the host-wide budget of all buffers: 1/16 of the RAM
+LIMIT=$(( $(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo) * 1024 / 16 ))
+DEFAULTS_INIT=$(sed "1a buf_limit=$LIMIT" <<<"$DEFAULTS")
 
 restore_defaults() {
 	local kv
-	for kv in $DEFAULTS; do
+	for kv in $DEFAULTS_INIT; do
 		echo "${kv#*=}" > "$D/${kv%%=*}" 2>/dev/null
 	done
-	echo 0 2>/dev/null > "$SMC_DBG/buf_limit_kib"
 }
 
 cleanup() {
@@ -139,8 +142,8 @@ TMP=$(mktemp -d /tmp/smc_sysctl.XXXXXX)
 restore_defaults
 
 # ---- defaults ------------------------------------------------------------------
-expect_out "sysctl -a lists the 12 net.smc values with their defaults" \
-	"$(sed 's/^/net.smc./; s/=/ = /' <<<"$DEFAULTS")" \
+expect_out "sysctl -a lists the 13 net.smc values with their defaults (buf_limit 1/16 of MemTotal)" \
+	"$(sed 's/^/net.smc./; s/=/ = /' <<<"$DEFAULTS_INIT")" \
 	sh -c "sysctl -a 2>/dev/null | grep '^net\.smc\.' | sort"
 out=$(stat -c '%a %U' "$D"/* | sort -u)
 [ "$out" = "644 root" ]
@@ -155,7 +158,8 @@ smcr_max_links_per_lgr:0 smcr_max_links_per_lgr:3
 smcr_max_conns_per_lgr:15 smcr_max_conns_per_lgr:256
 limit_smc_hs:-1 limit_smc_hs:2
 smcr_max_send_wr:1 smcr_max_send_wr:2049 smcr_max_recv_wr:1
-smcr_max_recv_wr:2049 smcr_v1:-1 smcr_v1:3 smcr_v2:-1 smcr_v2:2"
+smcr_max_recv_wr:2049 smcr_v1:-1 smcr_v1:3 smcr_v2:-1 smcr_v2:2
+buf_limit:-1 buf_limit:abc"
 for nv in $bad; do
 	n=${nv%%:*} v=${nv#*:}
 	before=$(cat "$D/$n")
@@ -172,7 +176,7 @@ smcr_buf_type:2 smcr_testlink_time:0 smcr_testlink_time:3600 wmem:16384
 wmem:1073741823 rmem:16384 rmem:1073741823 smcr_max_links_per_lgr:1
 smcr_max_conns_per_lgr:16 limit_smc_hs:1 smcr_max_send_wr:2
 smcr_max_send_wr:2048 smcr_max_recv_wr:2 smcr_max_recv_wr:2048 smcr_v1:0
-smcr_v1:2 smcr_v2:0"
+smcr_v1:2 smcr_v2:0 buf_limit:0 buf_limit:18446744073709551615"
 for nv in $good; do
 	n=${nv%%:*} v=${nv#*:}
 	r=$(sc_write "$D/$n" "$v")
@@ -183,11 +187,11 @@ done
 out=$(sysctl -w net.smc.wmem=32768 2>&1) && [ "$(sysctl -n net.smc.wmem)" = 32768 ]
 check "sysctl -w net.smc.wmem=32768" $? "$out"
 restore_defaults
-expect_out "back to the defaults" "$DEFAULTS" values
+expect_out "back to the defaults" "$DEFAULTS_INIT" values
 
 # ---- permissions ------------------------------------------------------------------
 NOBODY="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
-expect_out "nobody reads the values" "$DEFAULTS" values $NOBODY
+expect_out "nobody reads the values" "$DEFAULTS_INIT" values $NOBODY
 r=$($NOBODY python3 -S -c '
 import errno, os
 try:
@@ -211,7 +215,7 @@ fi
 ip netns del "$NS" 2>/dev/null
 echo 32768 > $D/wmem; echo 20 > $D/smcr_max_conns_per_lgr; echo 1 > $D/limit_smc_hs
 if ip netns add "$NS"; then
-	expect_out "netns: a new namespace starts from the defaults" \
+	expect_out "netns: a new namespace starts from the defaults, without the host-wide buf_limit" \
 		"$DEFAULTS" values ip netns exec "$NS"
 	ip netns exec "$NS" sh -c "echo 131072 > $D/rmem; echo 7 > $D/smcr_testlink_time"
 	expect_out "netns: its own values change" "131072 7" \
@@ -331,8 +335,8 @@ PY
 	check "SO_SNDBUF/SO_RCVBUF win over wmem/rmem; the other end gets the defaults" \
 		$? "$(cat "$TMP/opt")"
 
-	# the buffers' budget (debugfs buf_limit_kib; 1/16 of the RAM when
-	# 0): past it, a connection that set no SO_RCVBUF/SO_SNDBUF gets
+	# the buffers' budget (net.smc.buf_limit, bytes; 1/16 of the RAM
+	# after load): from it on, a connection that set no SO_RCVBUF/SO_SNDBUF gets
 	# 64 KiB buffers instead of rmem/wmem (512 KiB), one that did gets
 	# its size. Connection 1 is open (its buffers count) when the budget
 	# drops to 1 KiB; 2 has default buffers, 3 SO_RCVBUF 128 KiB on
@@ -345,9 +349,9 @@ PY
 	check "no link group left before the budget test" $?
 	cut0=$(awk '{ print $8 }' "$SMC_DBG/bufs")
 	dg0=$(dgrades)
-	python3 -S - "$ADDR" "$SMC_DBG" >"$TMP/tight" 2>&1 <<'PY'
+	python3 -S - "$ADDR" "$SMC_DBG" "$LIMIT" >"$TMP/tight" 2>&1 <<'PY'
 import socket, sys, time
-addr, dbg = sys.argv[1], sys.argv[2]
+addr, dbg, default = sys.argv[1], sys.argv[2], int(sys.argv[3])
 def smc(rcvbuf=0):	# an AF_SMC socket that python addresses as AF_INET
     fd = socket.socket(43, socket.SOCK_STREAM, 0).detach()
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 0, fd)
@@ -365,12 +369,12 @@ def pair(lst, rcvbuf=0, n=0):
         while got < max(n, 1):
             got += len(y.recv(65536))
     return c, a
-def limit(kib):
-    with open(dbg + "/buf_limit_kib", "w") as f:
-        f.write(str(kib))
+def limit(n):
+    with open("/proc/sys/net/smc/buf_limit", "w") as f:
+        f.write(str(n))
 l1 = smc(); l1.bind((addr, 0)); l1.listen(4)
 one = pair(l1)
-limit(1)
+limit(1024)
 two = pair(l1, n=100000)
 l3 = smc(131072); l3.bind((addr, 0)); l3.listen(4)
 three = pair(l3, 131072, 100000)
@@ -387,7 +391,7 @@ four = pair(l1)
 five = pair(l1)
 print("after 1 closed:")
 print(open(dbg + "/sockets").read(), flush=True)
-limit(0)
+limit(default)
 print(open(dbg + "/bufs").read(), end="")
 PY
 	socks=$(sed '/^after 1 closed:/,$d' "$TMP/tight" | grep ' mode SMCR ')
@@ -628,7 +632,7 @@ elif rmmod smc; then
 	out=$(sysctl -a 2>/dev/null | grep -c '^net\.smc\.')
 	check "rmmod: sysctl -a lists no net.smc value" "$([ "$out" = 0 ]; echo $?)" "$out"
 	if smc_load; then
-		expect_out "reload: defaults again in init_net" "$DEFAULTS" values
+		expect_out "reload: defaults again in init_net" "$DEFAULTS_INIT" values
 		expect_out "reload: defaults in the namespace that existed" \
 			"$DEFAULTS" values ip netns exec "$NS"
 	else
