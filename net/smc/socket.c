@@ -553,19 +553,18 @@ static __poll_t asmc_poll(struct file *file, struct socket *sock,
 {
 	struct asmc_sock *smc = asmc_sk(sock->sk);
 	struct sock *sk = sock->sk;
-	__poll_t mask = 0;
 
 	sock_poll_wait(file, sock, wait);
 	if (asmc_is_fallback(smc))
 		return asmc_fb_poll(smc, file);
 	/* before smc_mode: the handshake sets that before the connect has
-	 * settled, and a connect() then would still answer EALREADY
+	 * settled, and a connect() then would still answer EALREADY. A
+	 * failed connect sets sk_err just before it settles: nothing until
+	 * then, so that a poll in between does not see EPOLLERR alone (the
+	 * settling wakes pollers, which then get TCP's whole answer).
 	 */
-	if (READ_ONCE(smc->connect_pending)) {
-		if (READ_ONCE(sk->sk_err))
-			mask |= EPOLLERR;
-		return mask;
-	}
+	if (READ_ONCE(smc->connect_pending))
+		return 0;
 	if (READ_ONCE(smc->smc_mode))
 		return asmc_smc_poll(smc);
 	if (READ_ONCE(sk->sk_state) == ASMC_LISTEN)
