@@ -39,6 +39,7 @@ smcr_v1=1
 smcr_v2=1
 wmem=524288"
 # init_net also has the host-wide budget of all buffers: 1/16 of the RAM
+# (inserted where its name sorts, after autocorking_size)
 LIMIT=$(( $(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo) * 1024 / 16 ))
 DEFAULTS_INIT=$(sed "1a buf_limit=$LIMIT" <<<"$DEFAULTS")
 
@@ -336,9 +337,9 @@ PY
 		$? "$(cat "$TMP/opt")"
 
 	# the buffers' budget (net.smc.buf_limit, bytes; 1/16 of the RAM
-	# after load): from it on, a connection that set no SO_RCVBUF/SO_SNDBUF gets
-	# 64 KiB buffers instead of rmem/wmem (512 KiB), one that did gets
-	# its size. Connection 1 is open (its buffers count) when the budget
+	# after load): from it on, a connection that set no
+	# SO_RCVBUF/SO_SNDBUF gets 64 KiB buffers instead of rmem/wmem
+	# (512 KiB), one that did gets its size. Connection 1 is open (its buffers count) when the budget
 	# drops to 1 KiB; 2 has default buffers, 3 SO_RCVBUF 128 KiB on
 	# both ends (a 128 KiB RMB) and no SO_SNDBUF; 2 and 3 write 100 KB
 	# each way, so that each end's send buffer grows. Then 1 closes,
