@@ -240,43 +240,29 @@ smc_fallback_count() {
 
 # smc_wait_port PORT [TIMEOUT]: wait until something listens on TCP PORT
 smc_wait_port() {
-	local i
-	for i in $(seq 1 $((${2:-10} * 10))); do
-		ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
-		sleep 0.1
-	done
-	return 1
+	smc_within "${2:-10}" smc_port_listens "$1"
 }
+smc_port_listens() { ss -Hltn "sport = :$1" 2>/dev/null | grep -q .; }
 
 # smc_wait_gone PID SECS: true when PID ended within SECS
 smc_wait_gone() {
-	local i
-	for i in $(seq $(($2 * 10))); do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	return 1
+	smc_within "$2" smc_pid_gone "$1"
 }
+smc_pid_gone() { ! kill -0 "$1" 2>/dev/null; }
 
 # smc_wait_objs TYPE MAX SECS: true when at most MAX objects of TYPE
 # (debugfs objects: lgr, link, sock, ...) are live within SECS
 smc_wait_objs() {
-	local i
-	for i in $(seq $(($3 * 10))); do
-		[ "$(smc_obj_live "$1")" -le "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
+	smc_within "$3" smc_objs_at_most "$1" "$2"
 }
+smc_objs_at_most() { [ "$(smc_obj_live "$1")" -le "$2" ]; }
 
 # smc_wait_tcp HOST PORT [TIMEOUT]: wait until a remote TCP port accepts
 smc_wait_tcp() {
-	local i
-	for i in $(seq 1 $((${3:-30} * 10))); do
-		timeout 1 bash -c "exec 3<>/dev/tcp/$1/$2" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
+	smc_within "${3:-30}" smc_tcp_accepts "$1" "$2"
+}
+smc_tcp_accepts() {
+	timeout 1 bash -c "exec 3<>/dev/tcp/$1/$2" 2>/dev/null
 }
 
 # smc_socket_errnos: what socket(AF_SMC, ...) answers for unsupported
@@ -631,15 +617,34 @@ smc_no_lgrs() {
 	return 1
 }
 
-# smc_within SECS CMD...: CMD succeeds within SECS (tried every 0.1 s)
+# smc_clock VAR: VAR = the wall clock in ms, without starting a process
+# (bash's EPOCHREALTIME; date where that is missing)
+smc_clock() {
+	local _smc_us=${EPOCHREALTIME:-}
+
+	_smc_us=${_smc_us/[.,]/}
+	if [ -n "$_smc_us" ]; then
+		printf -v "$1" %d $((10#$_smc_us / 1000))
+	else
+		printf -v "$1" %s "$(date +%s%3N)"
+	fi
+}
+
+# smc_within SECS CMD...: CMD succeeds within SECS of wall time, tried every
+# 0.1 s. A slow CMD (a netlink dump in Python takes seconds under the debug
+# kernel) is tried fewer times, not for longer: no try starts after SECS.
 smc_within() {
-	local i t=$1
+	local _smc_end _smc_now
+
+	smc_clock _smc_end
+	_smc_end=$((_smc_end + $1 * 1000))
 	shift
-	for i in $(seq $((t * 10))); do
+	while :; do
 		"$@" && return 0
+		smc_clock _smc_now
+		[ "$_smc_now" -lt "$_smc_end" ] || return 1
 		smc_nap 0.1
 	done
-	return 1
 }
 
 # smc_links_on SECS DEV DEV2: within SECS our link group has two active
@@ -670,18 +675,20 @@ smc_two_links() {
 # smc_conns_on_both SECS [PID]: within SECS (while PID runs) both links of
 # our group carry connections; prints the groups either way
 smc_conns_on_both() {
-	local i rc=1
-	for i in $(seq $(($1 * 10))); do
-		if grep -qE "links [0-9]+:rxe[0-9]+:active:[1-9][0-9]* [0-9]+:rxe[0-9]+:active:[1-9]" \
-			"$SMC_DBG/lgrs"; then
-			rc=0
-			break
-		fi
-		[ -z "${2:-}" ] || kill -0 "$2" 2>/dev/null || break
-		smc_nap 0.1
-	done
+	SMC_BOTH=1
+	smc_within "$1" smc_both_carry "${2:-}"
 	cat "$SMC_DBG/lgrs"
-	return $rc
+	return $SMC_BOTH
+}
+# smc_both_carry [PID]: both links carry connections (SMC_BOTH=0); also
+# true, to stop waiting, once PID has ended
+smc_both_carry() {
+	if grep -qE "links [0-9]+:rxe[0-9]+:active:[1-9][0-9]* [0-9]+:rxe[0-9]+:active:[1-9]" \
+		"$SMC_DBG/lgrs"; then
+		SMC_BOTH=0
+		return 0
+	fi
+	[ -n "$1" ] && smc_pid_gone "$1"
 }
 
 # smc_links_above FIELD N SECS: within SECS the stats counter smcr_links

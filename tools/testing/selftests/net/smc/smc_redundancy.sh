@@ -26,6 +26,9 @@
 # failover (default 48M; make check-debug: 6M).
 # SMC_REDUNDANCY_LOST_MAX: seconds from eth0 down to the link's loss
 # (default 5; make check-debug: 30).
+# SMC_REDUNDANCY_LATEACT: ms the client's first link stays activating in
+# the last phase (default 5000; make check-debug: 10000, the most the fault
+# allows: a netlink dump that looks for it takes seconds there).
 
 source "$(dirname "$0")/smc_lib.sh"
 guest=${1:-$GUEST}
@@ -36,6 +39,7 @@ PORT=29700
 PEER=192.0.2.2
 SIZE=${SMC_REDUNDANCY_SIZE:-48M}
 LOST_MAX=${SMC_REDUNDANCY_LOST_MAX:-5}
+LATEACT=${SMC_REDUNDANCY_LATEACT:-5000}
 
 cleanup() {
 	ip link set eth0 up 2>/dev/null
@@ -357,7 +361,7 @@ sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
 
 # 9. a client that refused the server's offer of a link for the moment
 # asks for it itself: its first link turns active 5 s late (fault
-# lateact), the offer's handler waits 2 s for it and rejects; a server
+# lateact, SMC_REDUNDANCY_LATEACT), the offer's handler waits 2 s for it and rejects; a server
 # offers only once, so the client asks (v2 REQUEST_ADD_LINK) once the
 # link is active (the group used to keep one link for good)
 smc_barrier red.refuse 120
@@ -379,14 +383,14 @@ else
 	smc_barrier red.refuse.listening 60
 	la0=$(smc_fault_injected lateact)
 	smc_fault_on lateact 1 1
-	echo 5000 >"$SMC_DBG/fault/lateact_ms"
+	echo "$LATEACT" >"$SMC_DBG/fault/lateact_ms"
 	"$SMC_XFER" -q -f smc -p $((PORT + 11)) -n 1M -t 60 $PEER &
 	cpid=$!
 	# what `smc linkgroup` shows meanwhile: set up, not yet active
 	tap_check "refused: netlink shows the late link activating (state 2)" \
-		smc_within 4 smc_nl_link_state 2
+		smc_within $((LATEACT / 1000 - 1)) smc_nl_link_state 2
 	wait $cpid
-	tap_check "refused: a connection, its first link active 5 s late, verified" \
+	tap_check "refused: a connection, its first link active $((LATEACT / 1000)) s late, verified" \
 		[ $? = 0 ]
 	smc_fault_off
 	tap_check "refused: lateact injected once" \
