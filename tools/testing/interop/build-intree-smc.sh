@@ -31,8 +31,9 @@ fi
 KVER=${1:-${KVER:-$(ls -1 /lib/modules | sort -V | tail -n 1)}}
 KDIR=${KDIR:-/lib/modules/$KVER/build}
 k_series=$(cut -d. -f1,2 <<<"$KVER")
-# the source of the kernel's own series (the only one that can fit it)
-TARBALL=${SMC_LINUX_SOURCE:-$(ls -1 /usr/src/linux-source-"$k_series".tar.* 2>/dev/null | head -n 1)}
+# the source of the kernel's own series (the only one that can fit it);
+# none installed is no error here (a 6.12 kernel's own smc.ko needs none)
+TARBALL=${SMC_LINUX_SOURCE:-$(ls -1 /usr/src/linux-source-"$k_series".tar.* 2>/dev/null | head -n 1 || true)}
 CACHE=${SMC_VM_CACHE:-/var/tmp/smc-vm}/intree-smc
 OUT=$CACHE/$KVER$V1
 
