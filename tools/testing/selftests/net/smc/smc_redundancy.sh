@@ -361,9 +361,10 @@ sysctl -q -w net.smc.smcr_v1=1 net.smc.smcr_v2=1
 
 # 9. a client that refused the server's offer of a link for the moment
 # asks for it itself: its first link turns active 5 s late (fault
-# lateact, SMC_REDUNDANCY_LATEACT), the offer's handler waits 2 s for it and rejects; a server
-# offers only once, so the client asks (v2 REQUEST_ADD_LINK) once the
-# link is active (the group used to keep one link for good)
+# lateact, SMC_REDUNDANCY_LATEACT), the offer's handler waits 2 s for it
+# and rejects; a server offers only once, so the client asks (v2
+# REQUEST_ADD_LINK) once the link is active (the group used to keep one
+# link for good)
 smc_barrier red.refuse 120
 echo 1 >"$SMC_DBG/flush_idle"
 smc_wait_objs lgr 0 30
