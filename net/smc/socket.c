@@ -155,6 +155,11 @@ void asmc_clcsock_release(struct asmc_sock *smc)
 	if (!clcsock)
 		return;
 	asmc_clc_unwatch(smc);
+	/* and with the watch a pending check of the peer's TCP end: left
+	 * queued, it would keep the socket its grace time (5 s) longer
+	 */
+	if (cancel_delayed_work(&smc->tcp_gone_work))
+		sock_put(&smc->sk);
 	smc->clcsock = NULL;
 	/* clcsock->file is borrowed from our socket (fallback): drop it so
 	 * sock_release() frees the inode as it does for a file-less socket.
