@@ -675,17 +675,18 @@ smc_two_links() {
 # smc_conns_on_both SECS [PID]: within SECS (while PID runs) both links of
 # our group carry connections; prints the groups either way
 smc_conns_on_both() {
-	SMC_BOTH=1
+	local _smc_both=1
+
 	smc_within "$1" smc_both_carry "${2:-}"
 	cat "$SMC_DBG/lgrs"
-	return $SMC_BOTH
+	return $_smc_both
 }
-# smc_both_carry [PID]: both links carry connections (SMC_BOTH=0); also
-# true, to stop waiting, once PID has ended
+# smc_both_carry [PID]: both links carry connections (sets the caller's
+# _smc_both to 0); also true, to stop waiting, once PID has ended
 smc_both_carry() {
 	if grep -qE "links [0-9]+:rxe[0-9]+:active:[1-9][0-9]* [0-9]+:rxe[0-9]+:active:[1-9]" \
 		"$SMC_DBG/lgrs"; then
-		SMC_BOTH=0
+		_smc_both=0
 		return 0
 	fi
 	[ -n "$1" ] && smc_pid_gone "$1"
