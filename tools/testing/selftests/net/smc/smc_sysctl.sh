@@ -336,15 +336,15 @@ PY
 	check "SO_SNDBUF/SO_RCVBUF win over wmem/rmem; the other end gets the defaults" \
 		$? "$(cat "$TMP/opt")"
 
-	# the buffers' budget (net.smc.buf_limit, bytes; 1/16 of the RAM
-	# after load): from it on, a connection that set no
-	# SO_RCVBUF/SO_SNDBUF gets 64 KiB buffers instead of rmem/wmem
-	# (512 KiB), one that did gets its size. Connection 1 is open (its buffers count) when the budget
-	# drops to 1 KiB; 2 has default buffers, 3 SO_RCVBUF 128 KiB on
-	# both ends (a 128 KiB RMB) and no SO_SNDBUF; 2 and 3 write 100 KB
-	# each way, so that each end's send buffer grows. Then 1 closes,
-	# which pools its 512 KiB RMBs, and 4, default, takes them (a pooled
-	# buffer costs nothing more) while 5 after it gets 64 KiB again.
+	# the buffers' budget (net.smc.buf_limit, bytes; 1/16 of the RAM after
+	# load): from it on, a connection that set no SO_RCVBUF/SO_SNDBUF gets
+	# 64 KiB buffers instead of rmem/wmem (512 KiB), one that did gets its
+	# size. Connection 1 is open (its buffers count) when the budget drops
+	# to 1 KiB; 2 has default buffers, 3 SO_RCVBUF 128 KiB on both ends (a
+	# 128 KiB RMB) and no SO_SNDBUF; 2 and 3 write 100 KB each way, so that
+	# each end's send buffer grows. Then 1 closes, which pools its 512 KiB
+	# RMBs, and 4, default, takes them (a pooled buffer costs nothing more)
+	# while 5 after it gets 64 KiB again.
 	# The groups of the tests before go first: their pooled buffers.
 	no_lgrs
 	check "no link group left before the budget test" $?
