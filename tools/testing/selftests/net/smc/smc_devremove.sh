@@ -30,12 +30,7 @@ trap cleanup EXIT
 
 # rxe_active SECS: rxe0 exists and its port is ACTIVE within SECS
 rxe_active() {
-	local i
-	for i in $(seq $(($1 * 10))); do
-		rdma link show rxe0/1 2>/dev/null | grep -q ACTIVE && return 0
-		sleep 0.1
-	done
-	return 1
+	smc_within "$1" smc_port_active rxe0
 }
 
 smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"

@@ -124,23 +124,38 @@ smc_objs_balanced() {
 }
 
 # smc_check_released NAME [SECS]: a TAP result that every object created
-# during the scenario was destroyed (closing is asynchronous: allow 15 s by
-# default, freeing idle link groups as they become idle).
+# during the scenario was destroyed (closing is asynchronous: allow 15 s of
+# wall time by default, freeing idle link groups as they become idle).
 smc_check_released() {
-	local i
-	for i in $(seq 1 $(( ${2:-15} * 10 ))); do
-		if smc_objs_balanced; then
-			[ "$i" -gt 10 ] && echo "# objects of $1 took $((i / 10)) s to go"
-			tap_ok "objects released after $1"
-			return 0
-		fi
-		# link groups idle only once their last connection finished
-		# closing: free them now instead of after 600 s
-		[ $((i % 10)) = 0 ] && echo 1 > "$SMC_DBG/flush_idle" 2>/dev/null
-		sleep 0.1
-	done
+	local _smc_t0 _smc_flush _smc_now
+
+	smc_clock _smc_t0
+	_smc_flush=$_smc_t0
+	if smc_within "${2:-15}" smc_balanced_flushing; then
+		smc_clock _smc_now
+		_smc_now=$(((_smc_now - _smc_t0) / 1000))
+		[ "$_smc_now" -gt 0 ] &&
+			echo "# objects of $1 took $_smc_now s to go"
+		tap_ok "objects released after $1"
+		return 0
+	fi
 	tap_fail "objects released after $1"
 	tap_diag < "$SMC_DBG/objects"
+	return 1
+}
+# smc_balanced_flushing: smc_objs_balanced; if not, frees idle link groups
+# once a second (the caller's _smc_flush: ms of the last time). A group is
+# idle only once its last connection finished closing: free it now instead
+# of after 600 s.
+smc_balanced_flushing() {
+	local _smc_t
+
+	smc_objs_balanced && return 0
+	smc_clock _smc_t
+	if [ $((_smc_t - _smc_flush)) -ge 1000 ]; then
+		echo 1 > "$SMC_DBG/flush_idle" 2>/dev/null
+		_smc_flush=$_smc_t
+	fi
 	return 1
 }
 
@@ -411,14 +426,25 @@ smc_eth0_recover() {
 # nothing sent for 10 min; seen once in ~20 suite runs, the module does not
 # touch eth0's queues): after 2 s eth0 goes down and up once more if so.
 smc_eth0_back() {
-	local i
-	for i in $(seq 300); do
-		rdma link show rxe0/1 2>/dev/null | grep -q ACTIVE &&
-			ping -c 1 -W 1 "$1" >/dev/null 2>&1 && return 0
-		sleep 0.1
-		[ "$i" = 20 ] && smc_eth0_recover "$1"
+	local t0 now checked=
+
+	smc_clock t0
+	while :; do
+		smc_port_active rxe0 && ping -c 1 -W 1 "$1" >/dev/null 2>&1 &&
+			return 0
+		smc_clock now
+		[ $((now - t0)) -lt 30000 ] || return 1
+		if [ -z "$checked" ] && [ $((now - t0)) -ge 2000 ]; then
+			checked=1
+			smc_eth0_recover "$1"
+		fi
+		smc_nap 0.1
 	done
-	return 1
+}
+
+# smc_port_active DEV: port 1 of the RDMA device DEV is ACTIVE
+smc_port_active() {
+	grep -q ACTIVE "/sys/class/infiniband/$1/ports/1/state" 2>/dev/null
 }
 
 # smc_ping_within N PEER: PEER answers one of N pings (1 s each)
@@ -608,13 +634,11 @@ smc_fault_off() {
 # smc_no_lgrs: flush idle link groups until none is left (10 s at most),
 # so that the next connection is a first contact
 smc_no_lgrs() {
-	local i
-	for i in $(seq 1 100); do
-		echo 1 >"$SMC_DBG/flush_idle"
-		[ "$(smc_obj_live lgr)" = 0 ] && return 0
-		sleep 0.1
-	done
-	return 1
+	smc_within 10 smc_flushed_to_none
+}
+smc_flushed_to_none() {
+	echo 1 >"$SMC_DBG/flush_idle"
+	[ "$(smc_obj_live lgr)" = 0 ]
 }
 
 # smc_clock VAR: VAR = the wall clock in ms, without starting a process

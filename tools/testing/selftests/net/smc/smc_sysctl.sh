@@ -106,6 +106,14 @@ $out"
 
 # smcr_ends: SMC-R connection ends in debugfs smc/sockets
 smcr_ends() { grep -c ' mode SMCR ' "$SMC_DBG/sockets"; }
+# both_grown: two SMC-R ends with a 32 KiB send buffer and a 128 KiB RMB
+# (the caller's socks: the SMC-R sockets)
+both_grown() {
+	socks=$(grep ' mode SMCR ' "$SMC_DBG/sockets")
+	[ "$(grep -c ' sndbuf 32768 rmb 131072$' <<<"$socks")" -ge 2 ]
+}
+# ends_or_gone N PID: N SMC-R sockets, or PID ended
+ends_or_gone() { [ "$(smcr_ends)" -ge "$1" ] || ! kill -0 "$2" 2>/dev/null; }
 
 # lgr_conns ROLE: the link groups' connection counts of ROLE, sorted
 lgr_conns() {
@@ -124,15 +132,24 @@ dgrades() {
 # once, but only once no connection is left in any group: a flush waits
 # for all queued work, which closing connections can keep busy for long.
 no_lgrs() {
-	local i lgrs
-	for i in $(seq 1 900); do
-		lgrs=$(cat "$SMC_DBG/lgrs")
-		[ -z "$lgrs" ] && return 0
-		grep -qv ' conns 0 ' <<<"$lgrs" || [ $((i % 20)) != 1 ] ||
-			echo 1 > "$SMC_DBG/flush_idle"
-		sleep 0.1
-	done
+	local lgrs flushed=0
+
+	smc_within 90 lgrs_gone && return 0
 	tap_diag <<<"$lgrs"
+	return 1
+}
+# lgrs_gone: no link group left (the caller's lgrs: the groups); if every
+# one is idle, they are flushed at most every 2 s (the caller's flushed)
+lgrs_gone() {
+	local now
+
+	lgrs=$(cat "$SMC_DBG/lgrs")
+	[ -z "$lgrs" ] && return 0
+	smc_clock now
+	if ! grep -qv ' conns 0 ' <<<"$lgrs" && [ $((now - flushed)) -ge 2000 ]; then
+		echo 1 > "$SMC_DBG/flush_idle"
+		flushed=$now
+	fi
 	return 1
 }
 
@@ -276,12 +293,7 @@ else
 	cpid=$!
 	# the send buffers grow to wmem with the first large write: wait
 	# for both (the ends stay open 4 s after the transfer, -H 4)
-	for i in $(seq 1 300); do
-		socks=$(grep ' mode SMCR ' "$SMC_DBG/sockets")
-		[ "$(grep -c ' sndbuf 32768 rmb 131072$' <<<"$socks")" -ge 2 ] &&
-			break
-		sleep 0.1
-	done
+	smc_within 30 both_grown
 	lgrs=$(cat "$SMC_DBG/lgrs")
 	wait $cpid; crc=$?
 	wait $spid; src=$?
@@ -434,13 +446,10 @@ PY
 		"$SMC_XFER" -q -p 20503 -n 4K -H 120 -t 60 "$ADDR" \
 			>"$TMP/cli$c" 2>&1 &
 		cpids+=($!)
-		for i in $(seq 1 300); do
-			[ "$(smcr_ends)" -ge $((2 * c)) ] && break
-			kill -0 $! 2>/dev/null || break
-			sleep 0.1
-		done
+		t0=$SECONDS
+		smc_within 30 ends_or_gone $((2 * c)) $!
 		if [ "$(smcr_ends)" -lt $((2 * c)) ]; then
-			late="connection $c not on SMC-R after $((i / 10)) s:
+			late="connection $c not on SMC-R after $((SECONDS - t0)) s:
 $(cat "$SMC_DBG/sockets")
 "
 			smc_dump_state
