@@ -40,10 +40,10 @@ python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" || ksft_skip_all "cannot add a 
 
 conns0=$(smc_obj_created conn)
 fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))
-"$SMC_XFER" -s -q -f smc -p $PORT -c 1 -t 120 2>/tmp/devrm.srv &
+"$SMC_XFER" -s -q -f smc -p $PORT -c 1 -t 120 2>/tmp/devrm.server &
 spid=$!
 smc_wait_port $PORT 10 || tap_diag <<<"server not listening"
-"$SMC_XFER" -q -f smc -p $PORT -n 1G -t 120 "$ADDR" 2>/tmp/devrm.cli &
+"$SMC_XFER" -q -f smc -p $PORT -n 1G -t 120 "$ADDR" 2>/tmp/devrm.client &
 cpid=$!
 sleep 3
 running() { kill -0 "$1" && [ $(( $(smc_obj_created conn) - conns0 )) = 2 ]; }
@@ -82,7 +82,7 @@ for who in client server; do
 	if smc_wait_gone $p $DEADLINE; then
 		wait $p
 		rc=$?
-		tap_diag </tmp/devrm.${who:0:3}
+		tap_diag </tmp/devrm.$who
 		tap_check "$who gets an error ($(( $(date +%s) - t0 )) s)" [ $rc != 0 ]
 	else
 		tap_fail "$who gets an error within $DEADLINE s (still blocked)"
