@@ -83,6 +83,16 @@ def median(vals):
     return statistics.median(vals) if vals else None
 
 
+def metrics_text(ms):
+    """Row names for a note: "CPU seconds per GiB, both guests: stream.b65536,
+    stream.p4" when they share all but the test, else "a; b"."""
+    heads = {m.rpartition(", ")[0] for m in ms}
+    if len(ms) > 1 and len(heads) == 1 and "" not in heads:
+        return heads.pop() + ": " + ", ".join(m.rpartition(", ")[2]
+                                              for m in ms)
+    return "; ".join(ms)
+
+
 def rounds_text(rs):
     rs = sorted(rs)
     return ("round " if len(rs) == 1 else "rounds ") + \
@@ -734,7 +744,7 @@ def main(argv):
         for m, p, n in notes:
             grouped.setdefault((p, n), []).append(m)
         md += ["## Notes", ""]
-        md += [f"- {PHASE_TITLE[p]}: {n} ({'; '.join(ms)})"
+        md += [f"- {PHASE_TITLE[p]}: {n} ({metrics_text(ms)})"
                for (p, n), ms in grouped.items()]
         md.append("")
     if harness_fail:
