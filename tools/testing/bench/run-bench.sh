@@ -26,14 +26,15 @@
 #   SMC_VM_RESULTS=DIR the guests' results dir (default a new one under
 #                      /var/tmp/smc-vm/bench); SMC_VM_TIMEOUT_PAIR (seconds,
 #                      default 1800 + 1200 per round, quick 900 + 600)
-#   KVER               guest kernel release (default: newest with headers)
+#   KVER               guest kernel release (default: newest with headers;
+#                      a series other than 6.1 reports to
+#                      Documentation/bench/SERIES unless BENCH_OUT is set)
 # Exit status: 0 when the report was written (missing phases or failed
 # tests are marked in it), 1 when there is no report.
 set -u
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 SNAP=${BENCH_SNAP:-/var/tmp/snap-bench}
-OUTDIR=${BENCH_OUT:-$REPO/Documentation/bench}
 QUICK=${BENCH_QUICK:-0}
 [ "$QUICK" = 0 ] && QUICK=
 export BENCH_QUICK=${QUICK:+1}
@@ -56,6 +57,14 @@ if [ -z "${KVER:-}" ]; then
 fi
 [ -n "$KVER" ] || { log "no kernel headers: apt-get install linux-headers-amd64"; exit 1; }
 export KVER
+# Documentation/bench and the README's table are the 6.1 guests' (the
+# kernel the targets name); a run on another series goes beside them
+kseries=$(cut -d. -f1,2 <<<"$KVER")
+if [ -z "${BENCH_OUT:-}" ] && [ "$kseries" != 6.1 ]; then
+	BENCH_OUT=$REPO/Documentation/bench/$kseries
+	log "guest kernel $KVER: the report goes to Documentation/bench/$kseries (KVER=6.1.x for the main one)"
+fi
+OUTDIR=${BENCH_OUT:-$REPO/Documentation/bench}
 
 results=${SMC_VM_RESULTS:-/var/tmp/smc-vm/bench/run.$(date +%Y%m%d-%H%M%S).$$}
 mkdir -p "$results" || exit 1
@@ -101,7 +110,6 @@ intree=$("$SNAP/tools/testing/interop/build-intree-smc.sh" "$KVER" 2>"$results/b
 [ -z "$intree" ] || export SMC_INTREE_DIR=$intree
 # what the intree phase loads: Linux's smc built from linux-source-6.1 with
 # the rxe fixes, or, for another kernel series, the kernel's own module
-kseries=$(cut -d. -f1,2 <<<"$KVER")
 case "$(cat "${SMC_INTREE_DIR:-/nonexistent}/stamp" 2>/dev/null)" in
 stock\ *) intree_desc="smc.ko of the kernel package $KVER, unmodified" ;;
 ?*) intree_desc="smc.ko built from linux-source-$kseries with the two rxe fixes" ;;
