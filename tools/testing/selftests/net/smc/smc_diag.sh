@@ -55,6 +55,28 @@ kv() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p" | head -n 1; }
 # bytes CURSOR SIZE: the byte total a WRAP:COUNT cursor stands for
 bytes() { echo $(( ${1%%:*} * $2 + ${1##*:} )); }
 
+# Conditions for smc_within; each leaves its last dump in d (and the lines
+# of the SMC-R client c and server s in cl and sl, the client's send
+# buffer size in sb).
+# tx_finished: both ends' tx_fin cursors count all they sent (C2S, S2C)
+tx_finished() {
+	d=$(diag -e all 2>&1)
+	cl=$(line_of "$d" "$c") sl=$(line_of "$d" "$s")
+	sb=$(kv "$cl" sndbuf)
+	[ -n "$sb" ] && [ "$(bytes "$(kv "$cl" tx_fin)" "$sb")" = "$C2S" ] &&
+		[ "$(bytes "$(kv "$sl" tx_fin)" "$(kv "$sl" sndbuf)")" = "$S2C" ]
+}
+# pair_gone: neither c nor s is in the dump
+pair_gone() {
+	d=$(diag)
+	[ -z "$(line_of "$d" "$c")" ] && [ -z "$(line_of "$d" "$s")" ]
+}
+# many_gone: none of the $MANY sockets is in the dump
+many_gone() {
+	d=$(diag)
+	[ -z "$(mine "$d")" ]
+}
+
 # What every holder program starts with: Python's socket module does not
 # know AF_SMC addresses, so bind() and connect() go through libc.
 PYLIB='
@@ -200,15 +222,7 @@ else
 	tap_ok "listener, SMC-R connection and fallbacks set up"
 	c=$(ino_of conns client) s=$(ino_of conns server)
 	# completions of the last writes may trail the reader a little
-	for _ in $(seq 1 50); do
-		d=$(diag -e all 2>&1)
-		cl=$(line_of "$d" "$c") sl=$(line_of "$d" "$s")
-		sb=$(kv "$cl" sndbuf)
-		[ -n "$sb" ] && [ "$(bytes "$(kv "$cl" tx_fin)" "$sb")" = "$C2S" ] &&
-			[ "$(bytes "$(kv "$sl" tx_fin)" "$(kv "$sl" sndbuf)")" = "$S2C" ] &&
-			break
-		sleep 0.1
-	done
+	smc_within 5 tx_finished
 	echo "$d" | grep -E " ino=($(ino_of conns listen)|$c|$s) " | tap_diag
 
 	l=$(line_of "$d" "$(ino_of conns listen)")
@@ -289,11 +303,7 @@ $sl"
 	kill "$pid_conns"
 	wait "$pid_conns" 2>/dev/null
 	# SMC-R sockets close asynchronously (CDC close flags)
-	for _ in $(seq 1 100); do
-		d=$(diag)
-		[ -z "$(line_of "$d" "$c")" ] && [ -z "$(line_of "$d" "$s")" ] && break
-		sleep 0.1
-	done
+	smc_within 10 pair_gone
 	[ -z "$(line_of "$d" "$c")" ] && [ -z "$(line_of "$d" "$s")" ]
 	check "closed SMC-R sockets leave the dump" $? "$d"
 
@@ -450,11 +460,7 @@ PY
 
 	kill "$pid_many"
 	wait "$pid_many" 2>/dev/null
-	for _ in $(seq 1 50); do
-		d=$(diag)
-		[ -z "$(mine "$d")" ] && break
-		sleep 0.1
-	done
+	smc_within 5 many_gone
 	[ -n "$d" ] && [ -z "$(mine "$d")" ]
 	check "closed sockets leave the dump" $? "$(tail -n 2 <<<"$d")"
 else
