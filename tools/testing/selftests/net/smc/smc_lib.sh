@@ -144,19 +144,22 @@ smc_check_released() {
 	return 1
 }
 # smc_balanced_flushing: smc_objs_balanced; if not, frees idle link groups
-# once a second (the caller's _smc_flush: ms of the last time). A group is
-# idle only once its last connection finished closing: free it now instead
-# of after 600 s.
+# once a second. A group is idle only once its last connection finished
+# closing: free it now instead of after 600 s.
 smc_balanced_flushing() {
+	smc_objs_balanced && return 0
+	smc_flush_idle_every 1000
+	return 1
+}
+# smc_flush_idle_every MS: frees idle link groups if the last time was MS
+# or more ago (the caller's _smc_flush: ms of the last time, 0 for never)
+smc_flush_idle_every() {
 	local _smc_t
 
-	smc_objs_balanced && return 0
 	smc_clock _smc_t
-	if [ $((_smc_t - _smc_flush)) -ge 1000 ]; then
-		echo 1 > "$SMC_DBG/flush_idle" 2>/dev/null
-		_smc_flush=$_smc_t
-	fi
-	return 1
+	[ $((_smc_t - _smc_flush)) -ge "$1" ] || return 0
+	echo 1 > "$SMC_DBG/flush_idle" 2>/dev/null
+	_smc_flush=$_smc_t
 }
 
 # smc_objlog_check: a TAP result that in the whole kernel log of this guest

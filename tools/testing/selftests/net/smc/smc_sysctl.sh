@@ -132,24 +132,18 @@ dgrades() {
 # once, but only once no connection is left in any group: a flush waits
 # for all queued work, which closing connections can keep busy for long.
 no_lgrs() {
-	local lgrs flushed=0
+	local lgrs _smc_flush=0
 
 	smc_within 90 lgrs_gone && return 0
 	tap_diag <<<"$lgrs"
 	return 1
 }
 # lgrs_gone: no link group left (the caller's lgrs: the groups); if every
-# one is idle, they are flushed at most every 2 s (the caller's flushed)
+# one is idle, they are flushed at most every 2 s
 lgrs_gone() {
-	local now
-
 	lgrs=$(cat "$SMC_DBG/lgrs")
 	[ -z "$lgrs" ] && return 0
-	smc_clock now
-	if ! grep -qv ' conns 0 ' <<<"$lgrs" && [ $((now - flushed)) -ge 2000 ]; then
-		echo 1 > "$SMC_DBG/flush_idle"
-		flushed=$now
-	fi
+	grep -qv ' conns 0 ' <<<"$lgrs" || smc_flush_idle_every 2000
 	return 1
 }
 
