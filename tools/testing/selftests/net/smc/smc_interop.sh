@@ -138,9 +138,11 @@ cap_stop() {
 # cap_count PCAP: one tshark pass (slow to start in a TCG guest), the
 # SMC messages it decoded counted by kind, and the TCP connections the
 # capture holds (streams that carried data) with how many of them show no
-# decoded CLC message
+# decoded CLC message. The TCP streams are decoded in order (a segment
+# stored out of order is not tried by tshark's heuristic SMC dissector).
 cap_count() {
-	tshark -r "$1" -T fields -E occurrence=a -E aggregator=, \
+	tshark -o tcp.reassemble_out_of_order:TRUE -r "$1" \
+		-T fields -E occurrence=a -E aggregator=, \
 		-e frame.protocols -e smc.clc_msg -e smc.length \
 		-e smc.outgoing.interface.subnet.mask \
 		-e smc.outgoing.interface.subnet.mask.number.of.significant.bits \
