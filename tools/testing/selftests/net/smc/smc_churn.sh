@@ -29,7 +29,7 @@ trap cleanup EXIT
 
 smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"
 ip -4 addr show | grep -q "inet $ADDR/" || ksft_skip_all "no interface with $ADDR"
-rdma link show rxe0/1 2>/dev/null | grep -q ACTIVE ||
+smc_port_active rxe0 ||
 	ksft_skip_all "no active RDMA device rxe0"
 python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" || ksft_skip_all "cannot add a user EID"
 

@@ -97,7 +97,7 @@ smc_first() {
 smc_is_ours_loaded || ksft_skip_all "smc.ko not loaded"
 [ -d "$F" ] || ksft_skip_all "this smc.ko has no fault injection knobs"
 ip -4 addr show | grep -q "inet $ADDR/" || ksft_skip_all "no interface with $ADDR"
-rdma link show rxe0/1 2>/dev/null | grep -q ACTIVE ||
+smc_port_active rxe0 ||
 	ksft_skip_all "no active RDMA device rxe0"
 python3 "$SMC_TESTDIR/smc_nl.py" ueid-add "$EID" || ksft_skip_all "cannot add a user EID"
 

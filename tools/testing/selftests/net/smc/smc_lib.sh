@@ -579,25 +579,29 @@ smc_rxe1_add() {
 		"a RoCE v2 GID of 198.51.100.x"
 }
 
+# smc_rxe_has_gid DEV PATTERN: port 1 of DEV is ACTIVE with a RoCE v2 GID
+# matching the glob PATTERN
+smc_rxe_has_gid() {
+	local d=/sys/class/infiniband/$1/ports/1 f
+
+	smc_port_active "$1" || return 1
+	for f in "$d"/gids/*; do
+		# shellcheck disable=SC2254
+		case $(cat "$f" 2>/dev/null) in
+		$2)
+			grep -q v2 "$d/gid_attrs/types/${f##*/}" 2>/dev/null &&
+				return 0 ;;
+		esac
+	done
+	return 1
+}
+
 # smc_rxe_wait_gid DEV PATTERN WHAT: within 10 s port 1 of DEV is ACTIVE
 # with a RoCE v2 GID matching the glob PATTERN; status 1 and why (WHAT:
 # the GID in words) on stderr otherwise
 smc_rxe_wait_gid() {
-	local d=/sys/class/infiniband/$1/ports/1 i f
-	for i in $(seq 100); do
-		if grep -q ACTIVE "$d/state" 2>/dev/null; then
-			for f in "$d"/gids/*; do
-				# shellcheck disable=SC2254
-				case $(cat "$f" 2>/dev/null) in
-				$2)
-					grep -q v2 "$d/gid_attrs/types/${f##*/}" 2>/dev/null &&
-						return 0 ;;
-				esac
-			done
-		fi
-		smc_nap 0.1
-	done
-	echo "$1 port 1 not ACTIVE with $3 after 10 s ($(cat "$d/state" 2>/dev/null))" >&2
+	smc_within 10 smc_rxe_has_gid "$1" "$2" && return 0
+	echo "$1 port 1 not ACTIVE with $3 after 10 s ($(cat "/sys/class/infiniband/$1/ports/1/state" 2>/dev/null))" >&2
 	return 1
 }
 

@@ -105,8 +105,7 @@ else
 	# back: the RDMA port active and the peer reachable again
 	smc_eth0_back $PEER
 	tap_check "rxe0 active and the peer reachable again" \
-		bash -c "rdma link show rxe0/1 | grep -q ACTIVE &&
-			 ping -c 1 -W 2 $PEER"
+		eval "smc_port_active rxe0 && ping -c 1 -W 2 $PEER"
 	tap_check "then the lost link's QP gone within 10 s" \
 		smc_within 10 eval '[ "$(smc_obj_live link)" = 0 ]'
 	smc_barrier flap.after 300
