@@ -133,15 +133,11 @@ syns=$(tshark -r "$CAP" -Y 'tcp.flags.syn == 1' -T fields \
 	-e tcp.srcport -e tcp.dstport -e tcp.flags.ack \
 	-e tcp.options.experimental.exid -e tcp.options.experimental.data \
 	2>/dev/null)
-# CLC messages as the receiver reads the stream: tshark does not try its
-# heuristic SMC dissector on a segment it flags as out of order (a capture
-# holding the Decline after the client's next segment shows no Decline)
-# unless it puts the stream back in order first. One CI run found no
-# Decline for smc_to_smc6 while data and reasons were right; port_frames
-# shows that connection's segments should it happen again.
-clcs=$(tshark -o tcp.reassemble_out_of_order:TRUE -r "$CAP" -Y 'smc.clc_msg' \
-	-T fields -e tcp.srcport -e tcp.dstport -e smc.clc_msg \
-	-e smc.peer.diag.info 2>/dev/null)
+# CLC messages as the receiver reads the stream (smc_tshark). One CI run
+# found no Decline for smc_to_smc6 while data and reasons were right;
+# port_frames shows that connection's segments should it happen again.
+clcs=$(smc_tshark -r "$CAP" -Y 'smc.clc_msg' -T fields -e tcp.srcport \
+	-e tcp.dstport -e smc.clc_msg -e smc.peer.diag.info 2>/dev/null)
 echo "$syns" | sed 's/^/# syn: /'
 echo "$clcs" | sed 's/^/# clc: /'
 

@@ -138,11 +138,9 @@ cap_stop() {
 # cap_count PCAP: one tshark pass (slow to start in a TCG guest), the
 # SMC messages it decoded counted by kind, and the TCP connections the
 # capture holds (streams that carried data) with how many of them show no
-# decoded CLC message. The TCP streams are decoded in order (a segment
-# stored out of order is not tried by tshark's heuristic SMC dissector).
+# decoded CLC message (each TCP stream decoded in order: smc_tshark)
 cap_count() {
-	tshark -o tcp.reassemble_out_of_order:TRUE -r "$1" \
-		-T fields -E occurrence=a -E aggregator=, \
+	smc_tshark -r "$1" -T fields -E occurrence=a -E aggregator=, \
 		-e frame.protocols -e smc.clc_msg -e smc.length \
 		-e smc.outgoing.interface.subnet.mask \
 		-e smc.outgoing.interface.subnet.mask.number.of.significant.bits \

@@ -445,6 +445,13 @@ smc_eth0_back() {
 	done
 }
 
+# smc_tshark ARGS...: tshark that decodes each TCP stream in order. Its
+# heuristic SMC dissector is not tried on a segment flagged as out of
+# order, so a capture that stored a CLC message after the next segment
+# (the likely cause of one CI failure on lo) shows no such message; put
+# back in order, it shows once, even when the capture holds it twice.
+smc_tshark() { tshark -o tcp.reassemble_out_of_order:TRUE "$@"; }
+
 # smc_port_active DEV: port 1 of the RDMA device DEV is ACTIVE
 smc_port_active() {
 	grep -q ACTIVE "/sys/class/infiniband/$1/ports/1/state" 2>/dev/null
