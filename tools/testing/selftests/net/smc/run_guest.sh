@@ -170,13 +170,15 @@ single2)
 pair)
 	step smc_pair ./smc_pair.sh "$guest"
 	step smc_smcr ./smc_smcr.sh "$guest"
-	step smc_interop ./smc_interop.sh "$guest"
 	step smc_linkflap ./smc_linkflap.sh "$guest"
 	step smc_redundancy ./smc_redundancy.sh "$guest"
 	step smc_hostile_links ./smc_hostile_links.sh "$guest"
-	step smc_interop_links ./smc_interop_links.sh "$guest"
 	step smc_asym_links ./smc_asym_links.sh "$guest"
 	step smc_preload_pair ./smc_preload_pair.sh "$guest"
+	# Linux's smc last but one: where its rxe defect keeps it loaded
+	# (smc_intree_stuck), the pair gives up and skips what follows
+	step smc_interop ./smc_interop.sh "$guest"
+	step smc_interop_links ./smc_interop_links.sh "$guest"
 	# last: guest 1 powers off in the middle of it
 	step smc_killpeer ./smc_killpeer.sh "$guest"
 	;;
