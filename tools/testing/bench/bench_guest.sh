@@ -178,13 +178,15 @@ bench_barrier() { smc_barrier "r$ROUND.$1" "${2:-120}" "$RES"; }
 # JSON string body: drop quotes, backslashes and control characters
 jstr() { printf '%s' "$*" | tr -d '"\\' | tr -c '[:print:]' ' '; }
 
-# cpu_read: "busy total ctxt intr": jiffies of all CPUs (busy = user nice
-# system irq softirq; total adds idle iowait steal), context switches and
-# interrupts since boot
+# cpu_read: "busy total ctxt intr netrx irqpoll tasklet": jiffies of all
+# CPUs (busy = user nice system irq softirq; total adds idle iowait
+# steal), context switches, interrupts and the runs of three softirqs
+# since boot
 cpu_read() {
 	awk '$1 == "cpu" { b = $2 + $3 + $4 + $7 + $8; t = b + $5 + $6 + $9 }
 	     $1 == "intr" { i = $2 } $1 == "ctxt" { c = $2 }
-	     END { print b, t, c + 0, i + 0 }' /proc/stat
+	     $1 == "softirq" { n = $6; p = $8; k = $9 }
+	     END { print b, t, c + 0, i + 0, n + 0, p + 0, k + 0 }' /proc/stat
 }
 
 fallbacks() {
@@ -226,7 +228,9 @@ eth0_kicks() {
 # its CPU profile (perf_start) when BENCH_PERF names TEST; snap_json prints
 # the fields (CPU jiffies, USER_HZ, rxe packets, TCP segments, our
 # fallbacks, our CDCs and RDMA WRITEs, eth0's virtio kicks, context
-# switches and interrupts from /proc/stat). CPU and
+# switches, interrupts and three softirqs' runs from /proc/stat: NET_RX
+# (eth0 and rxe's receive), IRQ_POLL (ib_core polling our completion
+# queues) and TASKLET (rxe 6.1's work, Linux's smc's polling)). CPU and
 # profile cover only the measurement: reading the other counters forks processes (more of them
 # with our module loaded), which must count in neither.
 snap_begin() {
@@ -237,10 +241,10 @@ snap_begin() {
 	read -r cdc0_ wr0_ <<<"$(wire_read)"
 	[ $# -lt 2 ] || perf_start "$1" "$2"
 	t0_=$(date +%s.%N)
-	read -r c_busy0 c_total0 ctxt0_ intr0_ <<<"$(cpu_read)"
+	read -r c_busy0 c_total0 ctxt0_ intr0_ netrx0_ irqpoll0_ tasklet0_ <<<"$(cpu_read)"
 }
 snap_end() {
-	read -r c_busy1 c_total1 ctxt1_ intr1_ <<<"$(cpu_read)"
+	read -r c_busy1 c_total1 ctxt1_ intr1_ netrx1_ irqpoll1_ tasklet1_ <<<"$(cpu_read)"
 	t1_=$(date +%s.%N)
 	perf_stop
 	rxe1_=$(smc_rxe_pkts)
@@ -250,11 +254,12 @@ snap_end() {
 	read -r cdc1_ wr1_ <<<"$(wire_read)"
 }
 snap_json() {
-	printf '"cpu_busy_jiffies":%d,"cpu_total_jiffies":%d,"user_hz":%d,"ncpu":%d,"wall_s":%s,"rxe_pkts":%d,"tcp_segs":%d,"fallbacks":%d,"cdc_tx":%d,"rdma_writes":%d,"tx_kicks":%d,"ctxt":%d,"intr":%d' \
+	printf '"cpu_busy_jiffies":%d,"cpu_total_jiffies":%d,"user_hz":%d,"ncpu":%d,"wall_s":%s,"rxe_pkts":%d,"tcp_segs":%d,"fallbacks":%d,"cdc_tx":%d,"rdma_writes":%d,"tx_kicks":%d,"ctxt":%d,"intr":%d,"sirq_net_rx":%d,"sirq_irq_poll":%d,"sirq_tasklet":%d' \
 		$((c_busy1 - c_busy0)) $((c_total1 - c_total0)) "$(getconf CLK_TCK)" \
 		"$(nproc)" "$(awk -v a="$t0_" -v b="$t1_" 'BEGIN { printf "%.3f", b - a }')" \
 		$((rxe1_ - rxe0_)) $((tcp1_ - tcp0_)) $((fb1_ - fb0_)) $((cdc1_ - cdc0_)) $((wr1_ - wr0_)) \
-		$((kick1_ - kick0_)) $((ctxt1_ - ctxt0_)) $((intr1_ - intr0_))
+		$((kick1_ - kick0_)) $((ctxt1_ - ctxt0_)) $((intr1_ - intr0_)) \
+		$((netrx1_ - netrx0_)) $((irqpoll1_ - irqpoll0_)) $((tasklet1_ - tasklet0_))
 }
 
 # merge LINE FIELDS: the JSON object LINE with more fields added
