@@ -147,10 +147,8 @@ done
 # RMBs of a size the group has none of (net.smc.rmem), so new ones.
 xfer warm 1 1K
 # its closes done before the fault is armed
-for i in $(seq 100); do
-	[ "$(smc_obj_live conn)" = 0 ] && break
-	sleep 0.1
-done
+conns_gone() { [ "$(smc_obj_live conn)" = 0 ]; }
+smc_within 30 conns_gone
 sleep 0.5
 i0=$(smc_fault_injected llc)
 fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))

@@ -207,12 +207,13 @@ for i in $(seq 16); do
 	echo "2 0=0x00" > "$SMC_DBG/clc_inject"
 	xfer >/dev/null
 done
-for i in $(seq 50); do
+# srv_gone: no group of $srv left (those left in $left)
+srv_gone() {
 	left=$(awk -v ids=" $srv " '$1 == "lgr" && index(ids, " " $2 " ") { print $2 }' \
 		"$SMC_DBG/lgrs" | xargs)
-	[ -z "$left" ] && break
-	sleep 0.1
-done
+	[ -z "$left" ]
+}
+smc_within 15 srv_gone
 q=$(( $(quarantined) - q0 ))
 tap_check "16 rejected Accepts: $q RMBs quarantined, their server group ($srv) ended (left: ${left:-none})" \
 	[ -n "$srv" -a -z "$left" -a "$q" = 16 ]

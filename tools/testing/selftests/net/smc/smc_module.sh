@@ -126,7 +126,7 @@ for i in $(seq 1 "$CYCLES"); do
 		dmesg | tail -n 20 | tap_diag
 		kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
 		bad=1; break; }
-	for w in $(seq 50); do smc_objs_balanced && break; sleep 0.1; done
+	smc_within 15 smc_objs_balanced
 	if ! smc_objs_balanced; then
 		echo "# cycle $i: objects left:"; tap_diag < "$SMC_DBG/objects"
 		bad=1; break
@@ -141,7 +141,8 @@ grep -q '^SMC ' /proc/slabinfo 2>/dev/null &&
 	tap_fail "SMC slab cache gone after unload" ||
 	tap_ok "SMC slab cache gone after unload"
 # TCP sockets of the transfers may linger in FIN_WAIT briefly
-for w in $(seq 50); do [ "$(tcp_inuse)" -le "$base_tcp" ] && break; sleep 0.1; done
+tcp_back() { [ "$(tcp_inuse)" -le "$base_tcp" ]; }
+smc_within 15 tcp_back
 [ "$(tcp_inuse)" -le "$base_tcp" ] &&
 	tap_ok "no TCP sockets left in use after the cycles" ||
 	tap_fail "no TCP sockets left in use after the cycles ($(tcp_inuse) > $base_tcp)"

@@ -45,10 +45,8 @@ spid=$!
 smc_wait_port $PORT 10
 "$SMC_XFER" -q -f smc -p $PORT -n 64K -c 2 -P -t 300 -H 240 "$ADDR" &
 cpid=$!
-for i in $(seq 300); do
-	[ "$(smc_obj_live conn)" -ge 4 ] && break
-	sleep 0.1
-done
+conns_up() { [ "$(smc_obj_live conn)" -ge 4 ]; }
+smc_within 30 conns_up
 sleep 1
 
 lgrs=$($NL lgr-smcr)
