@@ -213,7 +213,7 @@ srv_gone() {
 		"$SMC_DBG/lgrs" | xargs)
 	[ -z "$left" ]
 }
-smc_within 15 srv_gone
+smc_within 30 srv_gone
 q=$(( $(quarantined) - q0 ))
 tap_check "16 rejected Accepts: $q RMBs quarantined, their server group ($srv) ended (left: ${left:-none})" \
 	[ -n "$srv" -a -z "$left" -a "$q" = 16 ]
