@@ -282,6 +282,14 @@ def build_rows(d):
         add(f"connect + 1 B request/response + close, {n} client"
             f"{'s' if n != '1' else ''}", "conn/s", "higher",
             lambda c, s: c.get("conns_per_s"), {p: f"crr.c{n}" for p in sock})
+    # where the serial client's connection time goes (smc_bench's parts)
+    if "1" in crrs:
+        for key, what in (("connect_p50_us", "connect()"),
+                          ("xchg_p50_us", "the 1 B exchange"),
+                          ("close_p50_us", "close()")):
+            add(f"short connections, 1 client: {what}, p50", "us", "lower",
+                lambda c, s, key=key: num(c.get(key)),
+                {p: "crr.c1" for p in sock})
 
     def cpu_per_gib(c, s):
         b = num(c.get("bytes")) or 0

@@ -460,6 +460,15 @@ static int cmp_d(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* the median of @l's samples (sorts them); 0 without any */
+static double lat_p50(struct lat *l)
+{
+	if (!l->n)
+		return 0;
+	qsort(l->v, l->n, sizeof(double), cmp_d);
+	return l->v[(l->n - 1) / 2];
+}
+
 /* appends ,"p50_us":..,... for the sorted samples */
 static void lat_json(char *out, size_t len, struct lat *l)
 {
@@ -495,6 +504,8 @@ struct worker {
 	double t_end;
 	int ok, errs;
 	struct lat lat;
+	/* crr: the parts of a connection's time, each its own sample */
+	struct lat lat_conn, lat_xchg, lat_close;
 };
 
 static void *stream_worker(void *arg)
@@ -549,9 +560,10 @@ static void *crr_worker(void *arg)
 	atomic_fetch_add(&n_ready, 1);
 	wait_go();
 	while (now_s() < t_deadline) {
-		double t0 = now_s();
+		double t0 = now_s(), t1, t2, t3;
 		int fd = client_connect();
 
+		t1 = now_s();
 		if (fd < 0) {
 			w->errs++;
 			usleep(10000);
@@ -566,9 +578,14 @@ static void *crr_worker(void *arg)
 			usleep(10000);
 			continue;
 		}
+		t2 = now_s();
 		close(fd);
+		t3 = now_s();
 		w->ok++;
-		lat_add(&w->lat, (now_s() - t0) * 1e6);
+		lat_add(&w->lat, (t3 - t0) * 1e6);
+		lat_add(&w->lat_conn, (t1 - t0) * 1e6);
+		lat_add(&w->lat_xchg, (t2 - t1) * 1e6);
+		lat_add(&w->lat_close, (t3 - t2) * 1e6);
 	}
 	w->t_end = now_s();
 	atomic_fetch_add(&n_done, 1);
@@ -657,10 +674,10 @@ static int client_stream(void)
 static int client_crr(void)
 {
 	struct worker *w = calloc(opt_par, sizeof(*w));
-	struct lat all = { 0 };
+	struct lat all = { 0 }, conn = { 0 }, xchg = { 0 }, cls = { 0 };
 	double t_end = 0, secs;
 	int i, ok = 0, errs = 0, started;
-	char f[512], l[256];
+	char f[640], l[256];
 	size_t k;
 
 	if (!w)
@@ -673,15 +690,26 @@ static int client_crr(void)
 			t_end = w[i].t_end;
 		for (k = 0; k < w[i].lat.n; k++)
 			lat_add(&all, w[i].lat.v[k]);
+		for (k = 0; k < w[i].lat_conn.n; k++) {
+			lat_add(&conn, w[i].lat_conn.v[k]);
+			lat_add(&xchg, w[i].lat_xchg.v[k]);
+			lat_add(&cls, w[i].lat_close.v[k]);
+		}
 	}
 	if (t_end < t_start)
 		t_end = now_s();
 	secs = t_end - t_start;
 	lat_json(l, sizeof(l), &all);
+	/* where a connection's time goes: connect() (TCP handshake and,
+	 * for SMC, the CLC handshake), the 1-byte exchange, close()
+	 */
 	snprintf(f, sizeof(f), ",\"clients\":%d,\"conns\":%d,\"errors\":%d,"
-		 "\"stuck\":%d,\"seconds\":%.3f,\"conns_per_s\":%.2f%s",
+		 "\"stuck\":%d,\"seconds\":%.3f,\"conns_per_s\":%.2f%s,"
+		 "\"connect_p50_us\":%.1f,\"xchg_p50_us\":%.1f,"
+		 "\"close_p50_us\":%.1f",
 		 opt_par, ok, errs, atomic_load(&n_ready) - atomic_load(&n_done),
-		 secs, secs > 0 ? ok / secs : 0, l);
+		 secs, secs > 0 ? ok / secs : 0, l, lat_p50(&conn),
+		 lat_p50(&xchg), lat_p50(&cls));
 	print_result(f);
 	return errs != 0 || !ok;
 }
