@@ -469,17 +469,26 @@ static double lat_p50(struct lat *l)
 	return l->v[(l->n - 1) / 2];
 }
 
+/* add every sample of @src to @dst */
+static void lat_merge(struct lat *dst, const struct lat *src)
+{
+	size_t k;
+
+	for (k = 0; k < src->n; k++)
+		lat_add(dst, src->v[k]);
+}
+
 /* appends ,"p50_us":..,... for the sorted samples */
 static void lat_json(char *out, size_t len, struct lat *l)
 {
-	double sum = 0;
+	double sum = 0, p50;
 	size_t i, i99;
 
 	if (!l->n) {
 		snprintf(out, len, ",\"count\":0");
 		return;
 	}
-	qsort(l->v, l->n, sizeof(double), cmp_d);
+	p50 = lat_p50(l);
 	for (i = 0; i < l->n; i++)
 		sum += l->v[i];
 	i99 = (size_t)(l->n * 0.99 + 0.999999);
@@ -487,7 +496,7 @@ static void lat_json(char *out, size_t len, struct lat *l)
 		i99 = 1;
 	snprintf(out, len, ",\"count\":%zu,\"p50_us\":%.1f,\"p99_us\":%.1f,"
 		 "\"mean_us\":%.1f,\"min_us\":%.1f,\"max_us\":%.1f",
-		 l->n, l->v[(l->n - 1) / 2], l->v[i99 - 1], sum / l->n,
+		 l->n, p50, l->v[i99 - 1], sum / l->n,
 		 l->v[0], l->v[l->n - 1]);
 }
 
@@ -678,7 +687,6 @@ static int client_crr(void)
 	double t_end = 0, secs;
 	int i, ok = 0, errs = 0, started;
 	char f[640], l[256];
-	size_t k;
 
 	if (!w)
 		return 1;
@@ -688,13 +696,10 @@ static int client_crr(void)
 		errs += w[i].errs;
 		if (w[i].t_end > t_end)
 			t_end = w[i].t_end;
-		for (k = 0; k < w[i].lat.n; k++)
-			lat_add(&all, w[i].lat.v[k]);
-		for (k = 0; k < w[i].lat_conn.n; k++) {
-			lat_add(&conn, w[i].lat_conn.v[k]);
-			lat_add(&xchg, w[i].lat_xchg.v[k]);
-			lat_add(&cls, w[i].lat_close.v[k]);
-		}
+		lat_merge(&all, &w[i].lat);
+		lat_merge(&conn, &w[i].lat_conn);
+		lat_merge(&xchg, &w[i].lat_xchg);
+		lat_merge(&cls, &w[i].lat_close);
 	}
 	if (t_end < t_start)
 		t_end = now_s();
