@@ -585,10 +585,7 @@ fspid=$!
 smc_wait_port $P_FB 10
 "$SMC_XFER" -q -f smc -p $P_FB -n 1K -c 1 -t 900 -H 800 "$ADDR" &
 fcpid=$!
-for _ in $(seq 300); do
-	[ "$(smc_obj_live conn)" -ge 4 ] && break
-	sleep 0.1
-done
+smc_wait_objs_min conn 4 60
 sleep 1
 
 sj lgr linkgroup show && CMP_ARGS=2 cmp_check "linkgroup: two groups, as smc_nl.py lgr-smcr" lgr lgr nl lgr-smcr

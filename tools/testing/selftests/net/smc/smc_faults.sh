@@ -147,8 +147,7 @@ done
 # RMBs of a size the group has none of (net.smc.rmem), so new ones.
 xfer warm 1 1K
 # its closes done before the fault is armed
-conns_gone() { [ "$(smc_obj_live conn)" = 0 ]; }
-smc_within 30 conns_gone
+smc_wait_objs conn 0 30
 sleep 0.5
 i0=$(smc_fault_injected llc)
 fb0=$(( $(smc_stat fallback_client) + $(smc_stat fallback_server) ))

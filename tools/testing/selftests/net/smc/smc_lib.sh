@@ -275,6 +275,13 @@ smc_wait_objs() {
 }
 smc_objs_at_most() { [ "$(smc_obj_live "$1")" -le "$2" ]; }
 
+# smc_wait_objs_min TYPE MIN SECS: true when at least MIN objects of TYPE
+# are live within SECS
+smc_wait_objs_min() {
+	smc_within "$3" smc_objs_at_least "$1" "$2"
+}
+smc_objs_at_least() { [ "$(smc_obj_live "$1")" -ge "$2" ]; }
+
 # smc_wait_tcp HOST PORT [TIMEOUT]: wait until a remote TCP port accepts
 smc_wait_tcp() {
 	smc_within "${3:-30}" smc_tcp_accepts "$1" "$2"

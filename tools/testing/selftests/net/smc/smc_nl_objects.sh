@@ -45,8 +45,7 @@ spid=$!
 smc_wait_port $PORT 10
 "$SMC_XFER" -q -f smc -p $PORT -n 64K -c 2 -P -t 300 -H 240 "$ADDR" &
 cpid=$!
-conns_up() { [ "$(smc_obj_live conn)" -ge 4 ]; }
-smc_within 60 conns_up
+smc_wait_objs_min conn 4 60
 sleep 1
 
 lgrs=$($NL lgr-smcr)
