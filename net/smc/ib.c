@@ -233,45 +233,97 @@ static int asmc_ib_gid_fits(const struct ib_gid_attr *attr,
 			    want->src.s6_addr);
 }
 
+/* Take GID @attr of @port into @sel. */
+static void asmc_ib_sel_gid(struct asmc_ibsel *sel,
+			    const struct ib_gid_attr *attr,
+			    const struct net_device *ndev)
+{
+	sel->gid_index = attr->index;
+	sel->roce_v2 = attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP;
+	memcpy(sel->gid, attr->gid.raw, 16);
+	memcpy(sel->mac, ndev->dev_addr, ETH_ALEN);
+}
+
+/* The GID of @want's source address itself, of @type on @ndev: one
+ * search of ib_core's table under its lock; true with @sel filled.
+ */
+static bool asmc_ib_own_gid(struct asmc_ibdev *dev, u8 port,
+			    struct net_device *ndev, enum ib_gid_type type,
+			    const struct asmc_ib_want *want,
+			    struct asmc_ibsel *sel)
+{
+	const struct ib_gid_attr *attr;
+
+	attr = rdma_find_gid_by_port(dev->ibdev,
+				     (const union ib_gid *)want->src.s6_addr,
+				     type, port, ndev);
+	if (IS_ERR(attr))
+		return false;
+	asmc_ib_sel_gid(sel, attr, ndev);
+	rdma_put_gid_attr(attr);
+	return true;
+}
+
+/* v1 on any RoCE v1 GID of @ndev (L2: the address need not match): a walk
+ * of the whole table, which is long (rxe has 1024 entries); only for
+ * ports that speak RoCE v1 at all.
+ */
+static bool asmc_ib_any_gid(struct asmc_ibdev *dev, u8 port,
+			    struct net_device *ndev,
+			    const struct asmc_ib_want *want,
+			    struct asmc_ibsel *sel)
+{
+	const struct ib_gid_attr *attr;
+	struct net_device *gid_ndev;
+	int i, tbl_len;
+	bool found = false;
+
+	tbl_len = READ_ONCE(dev->ports[port - 1].gid_tbl_len);
+	for (i = 0; i < tbl_len && !found; i++) {
+		attr = rdma_get_gid_attr(dev->ibdev, port, i);
+		if (IS_ERR(attr))
+			continue;
+		if (asmc_ib_gid_fits(attr, want) > ASMC_GID_FIT_NONE) {
+			rcu_read_lock();
+			gid_ndev = rdma_read_gid_attr_ndev_rcu(attr);
+			if (!IS_ERR(gid_ndev) && gid_ndev == ndev) {
+				asmc_ib_sel_gid(sel, attr, ndev);
+				found = true;
+			}
+			rcu_read_unlock();
+		}
+		rdma_put_gid_attr(attr);
+	}
+	return found;
+}
+
 /* A GID on @ndev for @want on an active port. When the administrator gave
- * @ndev a PNET ID, only IB ports with the same PNET ID qualify.
+ * @ndev a PNET ID, only IB ports with the same PNET ID qualify. Best is
+ * the GID of the source address (for v1 its RoCE v1 GID before, with
+ * any_gid, its RoCE v2 one), then for v1 any RoCE v1 GID of the device.
+ * This runs for every connection: the exact GIDs are looked up, the
+ * table is walked only for the last resort.
  */
 static bool asmc_ib_try_port(struct net *net, struct asmc_ibdev *dev,
 			     u8 port, struct net_device *ndev,
 			     const struct asmc_ib_want *want,
 			     struct asmc_ibsel *sel)
 {
-	const struct ib_gid_attr *attr;
-	struct net_device *gid_ndev;
+	bool v1 = want->version == 1 &&
+		  rdma_protocol_roce_eth_encap(dev->ibdev, port);
 	char pnetid[17];
-	int i, tbl_len, fit, best = 0;
 
 	if (!asmc_pnet_get_ndev_pnetid(net, ndev, pnetid) &&
 	    !asmc_pnet_same(net, ndev, dev_name(&dev->ibdev->dev), port))
 		return false;
-
-	tbl_len = READ_ONCE(dev->ports[port - 1].gid_tbl_len);
-	for (i = 0; i < tbl_len && best < ASMC_GID_FIT_BEST; i++) {
-		attr = rdma_get_gid_attr(dev->ibdev, port, i);
-		if (IS_ERR(attr))
-			continue;
-		fit = asmc_ib_gid_fits(attr, want);
-		if (fit > best) {
-			rcu_read_lock();
-			gid_ndev = rdma_read_gid_attr_ndev_rcu(attr);
-			if (!IS_ERR(gid_ndev) && gid_ndev == ndev) {
-				best = fit;
-				sel->gid_index = i;
-				sel->roce_v2 = attr->gid_type ==
-					       IB_GID_TYPE_ROCE_UDP_ENCAP;
-				memcpy(sel->gid, attr->gid.raw, 16);
-				memcpy(sel->mac, ndev->dev_addr, ETH_ALEN);
-			}
-			rcu_read_unlock();
-		}
-		rdma_put_gid_attr(attr);
-	}
-	return best > ASMC_GID_FIT_NONE;
+	if (v1 && asmc_ib_own_gid(dev, port, ndev, IB_GID_TYPE_ROCE, want,
+				  sel))
+		return true;
+	if ((want->version >= 2 || want->any_gid) &&
+	    asmc_ib_own_gid(dev, port, ndev, IB_GID_TYPE_ROCE_UDP_ENCAP, want,
+			    sel))
+		return true;
+	return v1 && asmc_ib_any_gid(dev, port, ndev, want, sel);
 }
 
 /* Choose device, port and GID for the TCP connection of @clcsk. On
