@@ -203,6 +203,10 @@ int asmc_connect(struct socket *sock, struct sockaddr *addr, int alen,
 	if (!smc->connect_pending) {
 		asmc_sock_opts_sync(smc);
 		tcp_sk(clcsock->sk)->syn_smc = 1;
+		/* interactive (pingpong) mode: TCP holds the ACK of the
+		 * SYN-ACK back and the Proposal carries it, one packet less
+		 */
+		tcp_sock_set_quickack(clcsock->sk, 0);
 		smc->role = ASMC_ROLE_CLIENT;
 		WRITE_ONCE(smc->connect_pending, true);
 		asmc_clc_watch(smc, asmc_connect_wake);

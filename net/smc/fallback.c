@@ -120,6 +120,10 @@ void asmc_fallback_switch(struct asmc_sock *smc, u32 reason, u32 peer_diag)
 	pr_debug("sock %p falls back to TCP: reason 0x%08x peer 0x%08x\n",
 		 smc, reason, peer_diag);
 	trace_smc_switch_to_fallback(smc, reason, peer_diag);
+	/* out of the interactive mode set for the handshake: TCP acks as on
+	 * a fresh connection, and an ACK it holds back goes out now
+	 */
+	tcp_sock_set_quickack(smc->clcsock->sk, 1);
 	if (sk->sk_socket)
 		asmc_fallback_attach(smc);
 	smp_store_release(&smc->use_fallback, true);
