@@ -101,19 +101,19 @@ int asmc_listen(struct socket *sock, int backlog)
 			asmc_listen_hs_congested;
 	}
 	smc->role = ASMC_ROLE_SERVER;
-	/* children inherit interactive (pingpong) mode: TCP holds the ACK
-	 * of the Proposal back and the Accept carries it, one packet less
-	 */
-	tcp_sock_set_quickack(smc->clcsock->sk, 0);
 	asmc_clc_watch(smc, asmc_listen_wake);
 	rc = kernel_listen(smc->clcsock, backlog);
 	if (rc) {
-		tcp_sock_set_quickack(smc->clcsock->sk, 1);
 		asmc_clc_unwatch(smc);
 		asmc_listen_hs_user(smc, false);
 		tcp_sk(smc->clcsock->sk)->syn_smc = 0;
 		goto out;
 	}
+	/* children inherit interactive (pingpong) mode: TCP holds the ACK
+	 * of the Proposal back and the Accept carries it, one packet less.
+	 * After listen, which clears the listener's ACK state.
+	 */
+	tcp_sock_set_quickack(smc->clcsock->sk, 0);
 	spin_lock_bh(&smc->accept_lock);
 	smc->accepting = true;
 	/* never 0: a child's slot_gen of 0 means "holds no slot" */
