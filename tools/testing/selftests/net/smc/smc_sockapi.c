@@ -1089,6 +1089,24 @@ TEST_F(sockapi, connect_blocking)
 	recv_str(self->cfd, "pong");
 }
 
+/* TCP acks a fresh connection quickly (TCP_QUICKACK reads 1 until TCP
+ * itself finds it interactive). Our CLC socket starts in interactive mode
+ * to let the handshake's messages carry its ACKs; a connection that fell
+ * back must have left it on both ends, or the peer's first small writes
+ * wait for delayed ACKs.
+ */
+TEST_F(sockapi, connect_quickack)
+{
+	if (variant->cli_smc && variant->srv_smc &&
+	    test_addr4() != htonl(INADDR_LOOPBACK))
+		SKIP("an SMC-R connection: its TCP carries no data to ack");
+	connect_pair(self, variant);
+	ASSERT_EQ(1, get_int(self->cfd, IPPROTO_TCP, TCP_QUICKACK));
+	ASSERT_EQ(1, get_int(self->afd, IPPROTO_TCP, TCP_QUICKACK));
+	send_str(self->cfd, "ping");
+	recv_str(self->afd, "ping");
+}
+
 /* A port that is bound (so nobody else takes it) but not listening: RST. */
 static int closed_port(const variant_t *v, uint16_t *port)
 {
