@@ -233,7 +233,7 @@ static int asmc_ib_gid_fits(const struct ib_gid_attr *attr,
 			    want->src.s6_addr);
 }
 
-/* Take GID @attr of @port into @sel. */
+/* Take GID @attr, found on @ndev, into @sel. */
 static void asmc_ib_sel_gid(struct asmc_ibsel *sel,
 			    const struct ib_gid_attr *attr,
 			    const struct net_device *ndev)
