@@ -262,6 +262,18 @@ snap_json() {
 		$((netrx1_ - netrx0_)) $((irqpoll1_ - irqpoll0_)) $((tasklet1_ - tasklet0_))
 }
 
+# pace_read: the host's pace just now (smc_bench -m pace: ms for a fixed
+# loop, lower is faster), 0 if it could not tell. The client reads it
+# before and after each measurement, outside the CPU window: a report
+# tells from it whether the phases it compares met the same host.
+pace_read() {
+	"$BENCH" -m pace 2>/dev/null |
+		awk -F'[:}]' '/"pace_ms"/ { v = $2 } END { print v + 0 }'
+}
+pace_json() {
+	printf '"pace0_ms":%s,"pace1_ms":%s' "${pace0_:-0}" "${pace1_:-0}"
+}
+
 # merge LINE FIELDS: the JSON object LINE with more fields added
 merge() {
 	local line=$1
@@ -445,6 +457,7 @@ raw_test() {
 		tap_ok "r$ROUND raw $test (server side)"
 		return
 	fi
+	pace0_=$(pace_read)
 	for a in 1 2; do
 		bench_barrier "raw.$test.a$a.ready" 300
 		snap_begin
@@ -477,11 +490,12 @@ raw_test() {
 			tail -n 5 "$out" | tap_diag
 			touch "$RES/rawretry.r$ROUND.$test.a$a"
 		fi
+		[ -n "$json" ] && pace1_=$(pace_read)
 		bench_barrier "raw.$test.a$a.done" 300
 		[ -n "$json" ] && break
 	done
 	if [ -n "$json" ]; then
-		emit "{\"phase\":\"raw\",\"test\":\"$test\",\"guest\":0,\"round\":$ROUND,\"role\":\"client\",$json,\"attempts\":$a,\"raw_line\":\"$(jstr "$line")\",$(snap_json)}"
+		emit "{\"phase\":\"raw\",\"test\":\"$test\",\"guest\":0,\"round\":$ROUND,\"role\":\"client\",$json,\"attempts\":$a,\"raw_line\":\"$(jstr "$line")\",$(snap_json),$(pace_json)}"
 		tap_ok "r$ROUND raw $test"
 	else
 		emit "{\"phase\":\"raw\",\"test\":\"$test\",\"guest\":0,\"round\":$ROUND,\"role\":\"client\",\"error\":\"$(jstr "$(tail -n 3 "$out")")\",$(snap_json)}"
@@ -526,6 +540,7 @@ sock_test() {
 		tap_ok "r$ROUND $phase $test (server side)"
 		return
 	fi
+	pace0_=$(pace_read)
 	bench_barrier "$phase.$test.ready" 300
 	snap_begin "$phase" "$test"
 	# shellcheck disable=SC2086
@@ -533,9 +548,10 @@ sock_test() {
 		-x "\"phase\":\"$phase\",\"test\":\"$test\",\"guest\":0,\"round\":$ROUND" "$PEER" >"$out" 2>&1
 	rc=$?
 	snap_end
+	pace1_=$(pace_read)
 	bench_barrier "$phase.$test.done" 300
 	line=$(grep '^{' "$out" | tail -n 1)
-	if line=$(merge "$line" "\"rc\":$rc,$(snap_json)"); then
+	if line=$(merge "$line" "\"rc\":$rc,$(snap_json),$(pace_json)"); then
 		emit "$line"
 		case $line in
 		*'"errors":0,'*) ;;

@@ -83,6 +83,75 @@ def median(vals):
     return statistics.median(vals) if vals else None
 
 
+# The host's pace (smc_bench -m pace, read by the client guest before and
+# after each test): a run whose slowest round of a phase ran at PACE_SPREAD
+# times the pace of its fastest (medians of each phase's tests in each
+# round), or whose ours and net/smc medians differ by PACE_SIDES, gets a
+# warning, as its ratios may be the host's more than the modules'.
+PACE_SPREAD = 1.25
+PACE_SIDES = 1.10
+
+
+def record_pace(rec):
+    """The host's pace around one measurement: the mean of the pace before
+    and after it (ms, lower is faster); None if the record has none."""
+    vals = [num(rec.get(k)) for k in ("pace0_ms", "pace1_ms")]
+    vals = [v for v in vals if v]
+    return sum(vals) / len(vals) if vals else None
+
+
+def host_pace(d):
+    """phase -> the median of its tests' paces (ms) and the medians of
+    each round ("rounds": round -> ms)."""
+    per = {}
+    for (p, _test), rounds in d.client.items():
+        for n, rec in rounds.items():
+            v = record_pace(rec)
+            if v is not None:
+                per.setdefault(p, {}).setdefault(n, []).append(v)
+    return {p: {"median": median([v for vs in rs.values() for v in vs]),
+                "rounds": {n: median(vs) for n, vs in sorted(rs.items())}}
+            for p, rs in per.items()}
+
+
+def pace_text(pace):
+    """The header line's phases: "raw RDMA 101 (rounds 98.0–120); ..."."""
+    out = []
+    for p in PHASES:
+        if p not in pace:
+            continue
+        rs = list(pace[p]["rounds"].values())
+        t = f"{PHASE_TITLE[p]} {fmt(pace[p]['median'])}"
+        if len(rs) > 1:
+            t += f" (rounds {fmt(min(rs))}–{fmt(max(rs))})"
+        out.append(t)
+    return "; ".join(out)
+
+
+def pace_warning(pace):
+    """A note when the host's speed moved enough to matter, else None."""
+    rs = [v for p in pace.values() for v in p["rounds"].values()]
+    if not rs:
+        return None
+    lo, hi = min(rs), max(rs)
+    spread = hi / lo if lo else None
+    sides = None
+    if "ours" in pace and "intree" in pace and pace["intree"]["median"]:
+        sides = pace["ours"]["median"] / pace["intree"]["median"]
+    if (spread is None or spread < PACE_SPREAD) and \
+            (sides is None or 1 / PACE_SIDES <= sides <= PACE_SIDES):
+        return None
+    text = (f"⚠ the host's speed changed during the run: the pace loop's "
+            f"median per phase and round went from {fmt(lo)} to "
+            f"{fmt(hi)} ms")
+    if sides is not None:
+        text += (f"; it was {fmt(pace['ours']['median'])} ms in the tests "
+                 f"of ours and {fmt(pace['intree']['median'])} ms in those "
+                 f"of net/smc ({sides:.2f}x)")
+    return text + (": the ratios between phases carry that much of the "
+                   "host, and targets met or missed may be the host's")
+
+
 def metrics_text(ms):
     """Row names for a note: "CPU seconds per GiB, both guests: stream.b65536,
     stream.p4" when they share all but the test, else "a; b"."""
@@ -593,7 +662,8 @@ README_BEGIN = "<!-- bench-results:begin (tools/testing/bench/report.py) -->"
 README_END = "<!-- bench-results:end -->"
 
 
-def readme_update(path, outdir, date, envline, git, quick, rounds, table):
+def readme_update(path, outdir, date, envline, git, quick, rounds, table,
+                  warn=None):
     """Replace the README's block between the bench-results markers."""
     try:
         with open(path) as f:
@@ -610,6 +680,8 @@ def readme_update(path, outdir, date, envline, git, quick, rounds, table):
     if quick:
         block += ["> QUICK smoke run: these numbers only show that the "
                   "pipeline works.", ""]
+    if warn:
+        block += [f"> {warn}.", ""]
     med = (f"; each cell the median of {rounds} rounds, min–max in "
            "brackets" if rounds > 1 else "")
     block += [f"Measured {date} ({envline}; source {git}{med}); details "
@@ -658,6 +730,8 @@ def main(argv):
     phases_state = {p: d.status(p) for p in PHASES}
     rounds = d.rounds
     rows = build_rows(d)
+    pace = host_pace(d)
+    pace_note = pace_warning(pace)
     now = datetime.datetime.now(datetime.timezone.utc)
     date = host.get("date") or now.strftime("%Y-%m-%d %H:%M UTC")
 
@@ -684,6 +758,7 @@ def main(argv):
         "harness": {"summary": harness_sum, "failures": harness_fail},
         "table": rows,
         "targets": targets(rows),
+        "host_pace": pace,
         "records": {"guest0": [r for r in recs if r.get("guest", 0) == 0],
                     "guest1": [r for r in recs if r.get("guest") == 1]},
     }
@@ -726,6 +801,12 @@ def main(argv):
                   "(BENCH_OURS_SYSCTL, not the module's defaults)")
     if harness_sum:
         md.append(f"- guest harness: {harness_sum}")
+    if pace:
+        md.append("- host pace (ms for a fixed loop in the client guest, "
+                  "read before and after each test; lower is faster; "
+                  "median over each phase's tests, and the range of its "
+                  "rounds' medians): " +
+                  pace_text(pace) + (" ⚠" if pace_note else ""))
     md += ["", "Ratios are ours divided by the other: for ↑ metrics above 1 "
            "is better, for ↓ metrics below 1 is better. ⚠ marks a cell "
            "with a note below. TCG guests: use ratios, not absolutes.", ""]
@@ -741,17 +822,22 @@ def main(argv):
            "The goals of the benchmark issue, from this run's medians "
            "(why the missed ones are missed: "
            f"[targets.md]({targets_rel})).", ""]
+    if pace_note:
+        md += ["The host's speed changed during this run (see Notes): "
+               "read the met and missed below with that in mind.", ""]
     md += md_targets(result["targets"]) + [""]
     if perr:
         md += [f"(plot: {perr})", ""]
     notes = [(r["metric"], p, n) for r in rows for p, n in r["notes"].items()
              if n != "missing" and d.usable(p)]
-    if notes:
+    if notes or pace_note:
         # one line per phase and note, listing the rows it applies to
         grouped = {}
         for m, p, n in notes:
             grouped.setdefault((p, n), []).append(m)
         md += ["## Notes", ""]
+        if pace_note:
+            md.append(f"- {pace_note}")
         md += [f"- {PHASE_TITLE[p]}: {n} ({metrics_text(ms)})"
                for (p, n), ms in grouped.items()]
         md.append("")
@@ -792,6 +878,14 @@ def main(argv):
            "brackets give the smallest and the largest; ratios are those "
            "of the medians, the plot shows the medians. Every round's "
            "values are in results.json (table[].samples).",
+           "- Host pace: before and after each test (outside its CPU "
+           "window) the client guest runs `smc_bench -m pace`, the fastest "
+           "of three runs of a fixed integer loop, in ms. A TCG guest runs "
+           "at whatever speed the host gives it just then, so the pace "
+           "shows whether the phases a ratio compares met the same host; "
+           f"when the medians of a phase's tests in one round spread over "
+           f"{PACE_SPREAD}x across the run, or the medians of ours and "
+           f"net-smc are more than {PACE_SIDES}x apart, the report warns.",
            "- SMC-R use is checked through rxe0's packet counters and, for "
            "ours, the TCP fallback counters (notes above when suspicious).",
            "- CDC messages per MiB (ours only): CDCs both guests' modules "
@@ -802,7 +896,8 @@ def main(argv):
         f.write("\n".join(md))
     if opts.get("readme"):
         readme_update(opts["readme"], outdir, date, envline,
-                      host.get("git", "?"), quick, rounds, table)
+                      host.get("git", "?"), quick, rounds, table,
+                      pace_note)
     print("\n".join(table))
     if perr:
         print("report: " + perr, file=sys.stderr)
